@@ -1,0 +1,50 @@
+/* poly1305_generic_r26.c -- portable kernel: radix 2^26, one block a step */
+/* SPDX-License-Identifier: MIT */
+#include "r26.h"
+#include "../kernels.h"
+
+struct r26_state {
+    struct polymac_r26_key key;
+    uint32_t h[5];
+};
+_Static_assert(sizeof(struct r26_state) <= POLYMAC_KS_BYTES, "state fits");
+
+static void polymac_init_generic_r26(void *ks, const uint8_t r[16])
+{
+    struct r26_state *st = ks;
+    uint32_t l[5];
+    polymac_r26_split(l, r, 0);
+    polymac_r26_key_set(&st->key, l);
+    memset(st->h, 0, sizeof st->h);
+}
+
+static void polymac_blocks_generic_r26(void *ks, const uint8_t *in, size_t nblocks,
+                                       uint32_t hibit)
+{
+    struct r26_state *st = ks;
+    uint32_t h[5], m[5];
+    memcpy(h, st->h, sizeof h);
+    for (; nblocks; nblocks--, in += 16) {
+        uint64_t d[5] = {0, 0, 0, 0, 0};
+        polymac_r26_split(m, in, hibit);
+        for (int i = 0; i < 5; i++)
+            h[i] += m[i];
+        polymac_r26_mul_acc(d, h, &st->key);
+        polymac_r26_carry(h, d);
+    }
+    memcpy(st->h, h, sizeof h);
+}
+
+static void polymac_emit_generic_r26(void *ks, uint8_t tag[16], const uint8_t s[16])
+{
+    struct r26_state *st = ks;
+    polymac_r26_finish(st->h, tag, s);
+    polymac_wipe(st, sizeof *st);
+}
+
+const struct polymac_kernel polymac_kernel_generic_r26 = {
+    .name = "generic-r26",
+    .init = polymac_init_generic_r26,
+    .blocks = polymac_blocks_generic_r26,
+    .emit = polymac_emit_generic_r26,
+};

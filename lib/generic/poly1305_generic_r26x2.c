@@ -1,0 +1,65 @@
+/* poly1305_generic_r26x2.c -- portable kernel: radix 2^26, two blocks a step
+ *                             ((h + m1) r^2 + m2 r, one carry chain per pair) */
+/* SPDX-License-Identifier: MIT */
+#include "r26.h"
+#include "../kernels.h"
+
+struct r26x2_state {
+    struct polymac_r26_key r1, r2;
+    uint32_t h[5];
+};
+_Static_assert(sizeof(struct r26x2_state) <= POLYMAC_KS_BYTES, "state fits");
+
+static void polymac_init_generic_r26x2(void *ks, const uint8_t r[16])
+{
+    struct r26x2_state *st = ks;
+    uint32_t l[5];
+    uint64_t d[5] = {0, 0, 0, 0, 0};
+    polymac_r26_split(l, r, 0);
+    polymac_r26_key_set(&st->r1, l);
+    polymac_r26_mul_acc(d, l, &st->r1);
+    polymac_r26_carry(l, d);
+    polymac_r26_key_set(&st->r2, l);
+    memset(st->h, 0, sizeof st->h);
+}
+
+static void polymac_blocks_generic_r26x2(void *ks, const uint8_t *in, size_t nblocks,
+                                         uint32_t hibit)
+{
+    struct r26x2_state *st = ks;
+    uint32_t h[5], m[5];
+    memcpy(h, st->h, sizeof h);
+    for (; nblocks >= 2; nblocks -= 2, in += 32) {
+        uint64_t d[5] = {0, 0, 0, 0, 0};
+        polymac_r26_split(m, in, hibit);
+        for (int i = 0; i < 5; i++)
+            h[i] += m[i];
+        polymac_r26_mul_acc(d, h, &st->r2);
+        polymac_r26_split(m, in + 16, hibit);
+        polymac_r26_mul_acc(d, m, &st->r1);
+        polymac_r26_carry(h, d);
+    }
+    if (nblocks) {
+        uint64_t d[5] = {0, 0, 0, 0, 0};
+        polymac_r26_split(m, in, hibit);
+        for (int i = 0; i < 5; i++)
+            h[i] += m[i];
+        polymac_r26_mul_acc(d, h, &st->r1);
+        polymac_r26_carry(h, d);
+    }
+    memcpy(st->h, h, sizeof h);
+}
+
+static void polymac_emit_generic_r26x2(void *ks, uint8_t tag[16], const uint8_t s[16])
+{
+    struct r26x2_state *st = ks;
+    polymac_r26_finish(st->h, tag, s);
+    polymac_wipe(st, sizeof *st);
+}
+
+const struct polymac_kernel polymac_kernel_generic_r26x2 = {
+    .name = "generic-r26x2",
+    .init = polymac_init_generic_r26x2,
+    .blocks = polymac_blocks_generic_r26x2,
+    .emit = polymac_emit_generic_r26x2,
+};

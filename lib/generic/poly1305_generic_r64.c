@@ -1,0 +1,29 @@
+/* poly1305_generic_r64.c -- portable kernel: radix 2^64 with 64x64->128 multiplies */
+/* SPDX-License-Identifier: MIT */
+#include "r64.h"
+#include "../kernels.h"
+
+_Static_assert(sizeof(struct polymac_r64) <= POLYMAC_KS_BYTES, "state fits");
+
+static void polymac_init_generic_r64(void *ks, const uint8_t r[16])
+{
+    polymac_r64_init(ks, r);
+}
+
+static void polymac_blocks_generic_r64(void *ks, const uint8_t *in, size_t nblocks,
+                                       uint32_t hibit)
+{
+    polymac_r64_blocks(ks, in, nblocks, hibit);
+}
+
+static void polymac_emit_generic_r64(void *ks, uint8_t tag[16], const uint8_t s[16])
+{
+    polymac_r64_emit(ks, tag, s);
+}
+
+const struct polymac_kernel polymac_kernel_generic_r64 = {
+    .name = "generic-r64",
+    .init = polymac_init_generic_r64,
+    .blocks = polymac_blocks_generic_r64,
+    .emit = polymac_emit_generic_r64,
+};

@@ -1,0 +1,163 @@
+/* r64.h -- scalar radix-2^64 Poly1305 arithmetic, shared by generic-r64 and
+ *          the short-message paths of the SIMD kernels */
+/* SPDX-License-Identifier: MIT */
+#ifndef POLYMAC_R64_H
+#define POLYMAC_R64_H
+
+#include "../kernel.h"
+
+#if !defined(__SIZEOF_INT128__)
+#error "radix 2^64 needs unsigned __int128"
+#endif
+
+typedef unsigned __int128 polymac_u128;
+
+/* h = h0 + h1 2^64 + h2 2^128, kept partially reduced: h2 <= 4 between
+ * blocks.  r = r0 + r1 2^64 (clamped, so r0, r1 < 2^60 and 4 | r1). */
+struct polymac_r64 {
+    uint64_t h0, h1, h2;
+    uint64_t r0, r1;
+};
+
+static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
+{
+    st->h0 = st->h1 = st->h2 = 0;
+    st->r0 = polymac_load64le(r);
+    st->r1 = polymac_load64le(r + 8);
+}
+
+/* h = (h + m) r mod p for each block, partially reduced.
+ * With 4 | r1, h1 r1 2^128 = h1 (r1/4) 2^130 == 5 (r1/4) h1 = s1 h1 (mod p),
+ * so the 2^128 column folds back with s1 = r1 + r1/4 (the trick of
+ * OpenSSL's and Go's 64-bit code). */
+static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
+                                      size_t nblocks, uint64_t hibit)
+{
+    const uint64_t r0 = st->r0, r1 = st->r1, s1 = r1 + (r1 >> 2);
+    uint64_t h0 = st->h0, h1 = st->h1, h2 = st->h2;
+
+    while (nblocks--) {
+        polymac_u128 t = (polymac_u128)h0 + polymac_load64le(in);
+        h0 = (uint64_t)t;
+        t = (t >> 64) + h1 + polymac_load64le(in + 8);
+        h1 = (uint64_t)t;
+        h2 += (uint64_t)(t >> 64) + hibit;            /* h2 <= 6 */
+
+        polymac_u128 d0 = (polymac_u128)h0 * r0 + (polymac_u128)h1 * s1;
+        polymac_u128 d1 = (polymac_u128)h0 * r1 + (polymac_u128)h1 * r0
+                          + (polymac_u128)(h2 * s1);
+        uint64_t d2 = h2 * r0;                      /* < 2^63 */
+
+        h0 = (uint64_t)d0;
+        d1 += d0 >> 64;
+        h1 = (uint64_t)d1;
+        d2 += (uint64_t)(d1 >> 64);
+        /* d2 holds bits 128 and up: keep two bits, fold the rest times 5
+         * (c = 4k + k for k = d2 >> 2). */
+        uint64_t c = (d2 & ~(uint64_t)3) + (d2 >> 2);
+        h2 = d2 & 3;
+        t = (polymac_u128)h0 + c;
+        h0 = (uint64_t)t;
+        t = (t >> 64) + h1;
+        h1 = (uint64_t)t;
+        h2 += (uint64_t)(t >> 64);
+        in += 16;
+    }
+    st->h0 = h0;
+    st->h1 = h1;
+    st->h2 = h2;
+}
+
+/* Fully reduces h mod p (constant time) and returns it in (*lo, *hi);
+ * h may be anything below 2^131. */
+static inline void polymac_r64_reduce(uint64_t h0, uint64_t h1, uint64_t h2,
+                                      uint64_t *lo, uint64_t *hi)
+{
+    /* fold bits 130 and up */
+    uint64_t c = (h2 >> 2) * 5;
+    h2 &= 3;
+    polymac_u128 t = (polymac_u128)h0 + c;
+    h0 = (uint64_t)t;
+    t = (t >> 64) + h1;
+    h1 = (uint64_t)t;
+    h2 += (uint64_t)(t >> 64);
+    /* g = h + 5 - 2^130; use it when h >= p, i.e. when g has bit 130 */
+    t = (polymac_u128)h0 + 5;
+    uint64_t g0 = (uint64_t)t;
+    t = (t >> 64) + h1;
+    uint64_t g1 = (uint64_t)t;
+    uint64_t g2 = h2 + (uint64_t)(t >> 64);
+    uint64_t mask = (uint64_t)0 - (g2 >> 2);      /* all ones when h >= p */
+    *lo = (h0 & ~mask) | (g0 & mask);
+    *hi = (h1 & ~mask) | (g1 & mask);
+}
+
+static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
+                                    const uint8_t s[16])
+{
+    uint64_t lo, hi;
+    polymac_r64_reduce(st->h0, st->h1, st->h2, &lo, &hi);
+    polymac_add_s_store(tag, lo, hi, s);
+    polymac_wipe(st, sizeof *st);
+}
+
+/* Radix conversions for SIMD kernels that keep h in smaller limbs.
+ * r26: five limbs of 26 bits (the top limb may exceed 26 bits slightly
+ * when h is only partially reduced; to_r26 keeps all bits). */
+static inline void polymac_r64_to_r26(const struct polymac_r64 *st, uint64_t l[5])
+{
+    l[0] = st->h0 & 0x3ffffff;
+    l[1] = (st->h0 >> 26) & 0x3ffffff;
+    l[2] = ((st->h0 >> 52) | (st->h1 << 12)) & 0x3ffffff;
+    l[3] = (st->h1 >> 14) & 0x3ffffff;
+    l[4] = (st->h1 >> 40) | (st->h2 << 24);
+}
+
+/* Takes limbs of up to 63 bits each (carries not yet propagated) and
+ * stores their sum h = l0 + l1 2^26 + ... + l4 2^104 in st, partially
+ * reduced (h2 <= 4). */
+static inline void polymac_r64_from_r26(struct polymac_r64 *st, const uint64_t l[5])
+{
+    polymac_u128 t = (polymac_u128)l[0] + ((polymac_u128)l[1] << 26)
+                     + ((polymac_u128)l[2] << 52);
+    uint64_t h0 = (uint64_t)t;
+    t = (t >> 64) + ((polymac_u128)l[3] << 14) + ((polymac_u128)l[4] << 40);
+    uint64_t h1 = (uint64_t)t;
+    uint64_t h2 = (uint64_t)(t >> 64);
+    /* fold bits 130 and up */
+    uint64_t c = (h2 >> 2) * 5;
+    h2 &= 3;
+    t = (polymac_u128)h0 + c;
+    st->h0 = (uint64_t)t;
+    t = (t >> 64) + h1;
+    st->h1 = (uint64_t)t;
+    st->h2 = h2 + (uint64_t)(t >> 64);
+}
+
+/* r44: three limbs of 44, 44 and 42 bits (radix 2^44, for IFMA). */
+static inline void polymac_r64_to_r44(const struct polymac_r64 *st, uint64_t l[3])
+{
+    l[0] = st->h0 & 0xfffffffffff;
+    l[1] = ((st->h0 >> 44) | (st->h1 << 20)) & 0xfffffffffff;
+    l[2] = (st->h1 >> 24) | (st->h2 << 40);
+}
+
+/* Takes limbs of up to 63 bits each and stores their sum
+ * l0 + l1 2^44 + l2 2^88 in st, partially reduced. */
+static inline void polymac_r64_from_r44(struct polymac_r64 *st, const uint64_t l[3])
+{
+    polymac_u128 t = (polymac_u128)l[0] + ((polymac_u128)l[1] << 44);
+    uint64_t h0 = (uint64_t)t;
+    t = (t >> 64) + ((polymac_u128)l[2] << 24);
+    uint64_t h1 = (uint64_t)t;
+    uint64_t h2 = (uint64_t)(t >> 64);
+    uint64_t c = (h2 >> 2) * 5;
+    h2 &= 3;
+    t = (polymac_u128)h0 + c;
+    st->h0 = (uint64_t)t;
+    t = (t >> 64) + h1;
+    st->h1 = (uint64_t)t;
+    st->h2 = h2 + (uint64_t)(t >> 64);
+}
+
+#endif

@@ -1,0 +1,93 @@
+/* kernel.h -- the contract every Poly1305 kernel keeps */
+/* SPDX-License-Identifier: MIT */
+#ifndef POLYMAC_KERNEL_H
+#define POLYMAC_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu.h"
+
+/* Bytes of kernel state the front end provides, aligned to
+ * POLYMAC_KS_ALIGN.  Every kernel _Static_asserts that its state fits. */
+#define POLYMAC_KS_BYTES 1024
+#define POLYMAC_KS_ALIGN 64
+
+struct polymac_kernel {
+    const char *name;        /* "generic-r26", "x86-avx2", ... */
+    uint32_t cpu_required;   /* POLYMAC_CPU_* bits; 0 for generic */
+    uint32_t cpu_avoid;      /* automatic selection skips the kernel on a
+                                CPU with any of these bits (it stays
+                                selectable by name) */
+    /* Starts a message: h = 0, r already clamped (16 bytes little-endian).
+     * ks is POLYMAC_KS_BYTES, POLYMAC_KS_ALIGN-aligned, uninitialised. */
+    void (*init)(void *ks, const uint8_t r[16]);
+    /* Absorbs nblocks full 16-byte blocks; hibit is 1 for full blocks and 0
+     * for the padded final partial block (the front end pads it).  in has no
+     * alignment.  nblocks may be 0. */
+    void (*blocks)(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit);
+    /* Writes (h mod p + s) mod 2^128 little-endian and wipes every secret
+     * the kernel stored in ks (it knows how much of ks it used, so a short
+     * message does not pay for wiping precomputed powers it never made). */
+    void (*emit)(void *ks, uint8_t tag[16], const uint8_t s[16]);
+};
+
+/* Little-endian loads and stores that work at any address and on
+ * big-endian hosts (s390x); compilers turn them into single moves. */
+static inline uint64_t polymac_load64le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline uint32_t polymac_load32le(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    return v;
+}
+
+static inline void polymac_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+static inline void polymac_store32le(uint8_t *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    memcpy(p, &v, 4);
+}
+
+/* Clears secrets so that the compiler cannot drop the stores as dead. */
+static inline void polymac_wipe(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* Adds s to the 128-bit value (h0, h1) and stores the tag: the last step
+ * of every kernel's emit. */
+static inline void polymac_add_s_store(uint8_t tag[16], uint64_t h0,
+                                       uint64_t h1, const uint8_t s[16])
+{
+    uint64_t s0 = polymac_load64le(s), s1 = polymac_load64le(s + 8);
+    uint64_t t0 = h0 + s0;
+    uint64_t c = t0 < s0;
+    polymac_store64le(tag, t0);
+    polymac_store64le(tag + 8, h1 + s1 + c);
+}
+
+#endif
