@@ -1,0 +1,227 @@
+/* dispatch.c -- kernel registry (best first), self-test, selection and the
+ *               POLYMAC_BACKEND override */
+/* SPDX-License-Identifier: MIT */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymac.h"
+#include "dispatch.h"
+#include "kernels.h"
+
+/* Best first: the first kernel whose cpu_required bits the CPU has (and
+ * that passes its self-test) is chosen automatically. */
+static const struct polymac_kernel *const registry[] = {
+#ifdef POLYMAC_TEST_KERNELS
+    &polymac_kernel_test_broken,
+#endif
+#ifdef POLYMAC_HAVE_AVX512IFMA
+    &polymac_kernel_x86_avx512ifma,
+#endif
+#ifdef POLYMAC_HAVE_AVX512
+    &polymac_kernel_x86_avx512,
+#endif
+#ifdef POLYMAC_HAVE_AVX2
+    &polymac_kernel_x86_avx2,
+#endif
+#ifdef POLYMAC_HAVE_NEON
+    &polymac_kernel_aarch64_neon,
+#endif
+#ifdef POLYMAC_HAVE_P9
+    &polymac_kernel_power_p9,
+#endif
+#ifdef POLYMAC_HAVE_VSX
+    &polymac_kernel_power_vsx,
+#endif
+#ifdef POLYMAC_HAVE_S390X_VX
+    &polymac_kernel_s390x_vx,
+#endif
+#ifdef POLYMAC_HAVE_R64
+    &polymac_kernel_generic_r64,
+#endif
+    &polymac_kernel_generic_r26x2,
+    &polymac_kernel_generic_r26,
+};
+#define NKERNELS (sizeof registry / sizeof registry[0])
+
+static _Atomic(const struct polymac_kernel *) active;
+
+/* Self-test verdict per kernel: 0 not run, 1 passed, 2 failed. */
+static _Atomic unsigned char verdict[NKERNELS];
+
+static int debug_on(void)
+{
+    const char *d = secure_getenv("POLYMAC_DEBUG");
+    return d && strcmp(d, "1") == 0;
+}
+
+static int supported(const struct polymac_kernel *k)
+{
+    return (k->cpu_required & ~polymac_cpu_bits()) == 0;
+}
+
+/* Known answers from libsodium's crypto_onetimeauth_poly1305: the
+ * all-0xff key and message stress every carry; 2061 bytes run each
+ * kernel's vector loop, its tail, and a padded final block. */
+static const uint8_t kat_tag_ff[2][16] = {
+    /* 64 bytes */
+    {0x90, 0x0f, 0xe3, 0x2b, 0xc1, 0x5f, 0xa8, 0xd7, 0xbc, 0xa8, 0xef, 0xe4, 0xc7, 0xe3, 0x7e, 0xb1},
+    /* 2061 bytes */
+    {0x86, 0xf3, 0xea, 0x15, 0xdd, 0xf1, 0x9c, 0x58, 0x94, 0x06, 0x13, 0xe6, 0xda, 0x2c, 0xb7, 0x37},
+};
+
+static int selftest(const struct polymac_kernel *k)
+{
+    static const size_t lens[2] = {64, 2061};
+    _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
+    uint8_t msg[2061], key[32], tag[16];
+    unsigned diff = 0;
+
+    memset(msg, 0xff, sizeof msg);
+    memset(key, 0xff, sizeof key);
+    for (int i = 0; i < 2; i++) {
+        polymac_auth_with(k, ks, tag, msg, lens[i], key);
+        for (int j = 0; j < 16; j++)
+            diff |= tag[j] ^ kat_tag_ff[i][j];
+    }
+    return diff == 0;
+}
+
+/* Supported and correct on this CPU; runs the self-test once per kernel. */
+static int usable(unsigned i)
+{
+    if (!supported(registry[i]))
+        return 0;
+    unsigned char v = atomic_load_explicit(&verdict[i], memory_order_acquire);
+    if (v == 0) {
+        v = selftest(registry[i]) ? 1 : 2;
+        atomic_store_explicit(&verdict[i], v, memory_order_release);
+        if (v == 2 && debug_on())
+            fprintf(stderr, "polymac: kernel %s failed its self-test; skipped\n",
+                    registry[i]->name);
+    }
+    return v == 1;
+}
+
+static const struct polymac_kernel *choose_auto(void)
+{
+    uint32_t cpu = polymac_cpu_bits();
+    for (unsigned i = 0; i < NKERNELS; i++)
+        if (!(registry[i]->cpu_avoid & cpu) && usable(i))
+            return registry[i];
+    /* every kernel failed: keep the simplest; its self-test failure has
+     * been reported under POLYMAC_DEBUG */
+    return registry[NKERNELS - 1];
+}
+
+/* 0, POLYMAC_EBACKEND or POLYMAC_EUNSUPPORTED; *out on success. */
+static int find(const char *name, const struct polymac_kernel **out)
+{
+    for (unsigned i = 0; i < NKERNELS; i++) {
+        if (strcmp(registry[i]->name, name) == 0) {
+            if (!usable(i))
+                return POLYMAC_EUNSUPPORTED;
+            *out = registry[i];
+            return 0;
+        }
+    }
+    return POLYMAC_EBACKEND;
+}
+
+static const struct polymac_kernel *choose_initial(void)
+{
+    /* secure_getenv: a set-user-ID program ignores the override */
+    const char *want = secure_getenv("POLYMAC_BACKEND");
+    const struct polymac_kernel *k;
+    if (want && *want && strcmp(want, "auto") != 0) {
+        int rc = find(want, &k);
+        if (rc == 0)
+            return k;
+        if (debug_on()) {
+            /* print only a bounded, printable prefix of a hostile value */
+            char shown[65];
+            size_t n = 0;
+            for (; want[n] && n < sizeof shown - 1; n++)
+                shown[n] = (want[n] >= 0x20 && want[n] < 0x7f) ? want[n] : '?';
+            shown[n] = 0;
+            fprintf(stderr, "polymac: POLYMAC_BACKEND=%s%s ignored: %s; "
+                    "using automatic selection\n", shown, want[n] ? "..." : "",
+                    rc == POLYMAC_EBACKEND ? "no such kernel in this build"
+                                           : "this CPU does not support it");
+        }
+    }
+    k = choose_auto();
+    if (debug_on())
+        fprintf(stderr, "polymac: active kernel %s\n", k->name);
+    return k;
+}
+
+const struct polymac_kernel *polymac_active(void)
+{
+    const struct polymac_kernel *k = atomic_load_explicit(&active, memory_order_acquire);
+    if (k)
+        return k;
+    /* Racing threads compute the same answer; the first store wins and
+     * later ones store the same pointer or keep a select's choice. */
+    k = choose_initial();
+    const struct polymac_kernel *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&active, &expected, k,
+                                                 memory_order_acq_rel,
+                                                 memory_order_acquire))
+        k = expected;
+    return k;
+}
+
+/* Probe at load; correctness does not depend on it (static builds may drop it). */
+__attribute__((constructor)) static void polymac_load(void)
+{
+    (void)polymac_active();
+}
+
+unsigned polymac_kernel_index(const struct polymac_kernel *k)
+{
+    for (unsigned i = 0; i < NKERNELS; i++)
+        if (registry[i] == k)
+            return i;
+    return 0;
+}
+
+const struct polymac_kernel *polymac_kernel_at(unsigned idx)
+{
+    if (idx >= NKERNELS || !supported(registry[idx]))
+        return NULL;
+    return registry[idx];
+}
+
+const char *polymac_backend_name(void)
+{
+    return polymac_active()->name;
+}
+
+size_t polymac_backend_list(const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < NKERNELS; i++) {
+        if (!usable(i))
+            continue;
+        if (names && n < cap)
+            names[n] = registry[i]->name;
+        n++;
+    }
+    return n;
+}
+
+int polymac_backend_select(const char *name)
+{
+    const struct polymac_kernel *k;
+    if (!name || !*name || strcmp(name, "auto") == 0) {
+        k = choose_auto();
+    } else {
+        int rc = find(name, &k);
+        if (rc)
+            return rc;
+    }
+    atomic_store_explicit(&active, k, memory_order_release);
+    return POLYMAC_OK;
+}

@@ -1,0 +1,24 @@
+/* dispatch.h -- kernel registry, selection and the self-test (internal) */
+/* SPDX-License-Identifier: MIT */
+#ifndef POLYMAC_DISPATCH_H
+#define POLYMAC_DISPATCH_H
+
+#include "kernel.h"
+
+/* The kernel new messages use; selects it on first use (thread-safe). */
+const struct polymac_kernel *polymac_active(void);
+
+/* Registry index of k, for recording in a state. */
+unsigned polymac_kernel_index(const struct polymac_kernel *k);
+
+/* The kernel at registry index idx, or NULL when idx is out of range or
+ * the kernel cannot run on this CPU: a state's recorded index is checked
+ * here on every entry, so a forged state never becomes a wild jump. */
+const struct polymac_kernel *polymac_kernel_at(unsigned idx);
+
+/* One-shot MAC with a given kernel; ks is POLYMAC_KS_BYTES aligned to
+ * POLYMAC_KS_ALIGN.  Shared by polymac_auth and the self-test. */
+void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                       const uint8_t *msg, size_t len, const uint8_t key[32]);
+
+#endif

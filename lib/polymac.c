@@ -1,0 +1,217 @@
+/* polymac.c -- front end: key clamping, s, partial-block buffer, final
+ *              padding, constant-time verify, state wipe */
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "polymac.h"
+#include "dispatch.h"
+
+#define LIVE_MAGIC UINT64_C(0x706f6c796d616331)   /* "polymac1" */
+
+/* The front end's part of a state.  It and the kernel state after it sit
+ * at the first 64-byte boundary past raw[0]; raw[0] records that offset
+ * (1..64) so a state memcpy'd to another address can be moved back into
+ * alignment on its next use. */
+struct front {
+    uint64_t magic;
+    uint8_t kidx;        /* registry index of the kernel that began it */
+    uint8_t buflen;      /* bytes in buf, 0..15 */
+    uint8_t s[16];
+    uint8_t buf[16];
+};
+#define FRONT_BYTES 64
+_Static_assert(sizeof(struct front) <= FRONT_BYTES, "front fits");
+_Static_assert(1 + 63 + FRONT_BYTES + POLYMAC_KS_BYTES <= POLYMAC_STATEBYTES,
+               "polymac_state holds the front, the kernel state and alignment slack");
+_Static_assert(POLYMAC_KS_ALIGN == 64, "one alignment for front and kernel state");
+
+static unsigned want_offset(const polymac_state *st)
+{
+    return 64 - (unsigned)((uintptr_t)st & 63);   /* 1..64 */
+}
+
+/* Returns the live front of st (moving a copied state into alignment) or
+ * NULL when st was never initialised, is finished, or is garbage. */
+static struct front *live(polymac_state *st, const struct polymac_kernel **k)
+{
+    unsigned char *raw = st->opaque;
+    unsigned off = raw[0], want = want_offset(st);
+    uint64_t magic;
+    if (off < 1 || off > 64)
+        return NULL;
+    memcpy(&magic, raw + off, sizeof magic);
+    if (magic != LIVE_MAGIC)
+        return NULL;
+    if (off != want) {
+        memmove(raw + want, raw + off, FRONT_BYTES + POLYMAC_KS_BYTES);
+        raw[0] = (unsigned char)want;
+    }
+    struct front *f = (struct front *)(raw + want);
+    *k = polymac_kernel_at(f->kidx);
+    if (!*k || f->buflen > 15)
+        return NULL;
+    return f;
+}
+
+static void *kstate(struct front *f)
+{
+    return (unsigned char *)f + FRONT_BYTES;
+}
+
+/* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared. */
+static void clamp(uint8_t r[16], const uint8_t key[32])
+{
+    memcpy(r, key, 16);
+    r[3] &= 15; r[7] &= 15; r[11] &= 15; r[15] &= 15;
+    r[4] &= 252; r[8] &= 252; r[12] &= 252;
+}
+
+void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                       const uint8_t *msg, size_t len, const uint8_t key[32])
+{
+    uint8_t r[16], last[16];
+    clamp(r, key);
+    k->init(ks, r);
+    polymac_wipe(r, sizeof r);
+    if (len >= 16)
+        k->blocks(ks, msg, len / 16, 1);
+    size_t rest = len % 16;
+    if (rest) {
+        memset(last, 0, sizeof last);
+        memcpy(last, msg + (len - rest), rest);
+        last[rest] = 1;
+        k->blocks(ks, last, 1, 0);
+    }
+    k->emit(ks, tag, key + 16);
+}
+
+int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
+                 const uint8_t key[POLYMAC_KEYBYTES])
+{
+    /* no memset of ks: the kernel initialises what it uses and emit wipes it */
+    _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
+    if (!tag || !key || (!msg && len))
+        return POLYMAC_EINVAL;
+    polymac_auth_with(polymac_active(), ks, tag, msg, len, key);
+    return POLYMAC_OK;
+}
+
+/* 0 when equal, POLYMAC_EBADTAG otherwise, without a branch or early exit
+ * on the data. */
+static int compare_tags(const uint8_t a[16], const uint8_t b[16])
+{
+    unsigned diff = 0;
+    for (int i = 0; i < 16; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    unsigned bad = (diff + 0xff) >> 8;            /* 1 iff diff != 0 */
+    return -(int)bad & POLYMAC_EBADTAG;
+}
+
+int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
+                   const uint8_t key[POLYMAC_KEYBYTES])
+{
+    uint8_t mine[16];
+    if (!tag)
+        return POLYMAC_EINVAL;
+    int rc = polymac_auth(mine, msg, len, key);
+    if (rc)
+        return rc;
+    rc = compare_tags(mine, tag);
+    polymac_wipe(mine, sizeof mine);
+    return rc;
+}
+
+int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES])
+{
+    if (!st || !key)
+        return POLYMAC_EINVAL;
+    const struct polymac_kernel *k = polymac_active();
+    unsigned want = want_offset(st);
+    struct front *f = (struct front *)(st->opaque + want);
+    uint8_t r[16];
+    st->opaque[0] = (unsigned char)want;
+    f->magic = LIVE_MAGIC;
+    f->kidx = (uint8_t)polymac_kernel_index(k);
+    f->buflen = 0;
+    memcpy(f->s, key + 16, 16);
+    clamp(r, key);
+    k->init(kstate(f), r);
+    polymac_wipe(r, sizeof r);
+    return POLYMAC_OK;
+}
+
+int polymac_update(polymac_state *st, const void *msg, size_t len)
+{
+    const struct polymac_kernel *k;
+    struct front *f;
+    const uint8_t *in = msg;
+    if (!st || (!msg && len))
+        return POLYMAC_EINVAL;
+    if (!(f = live(st, &k)))
+        return POLYMAC_ESTATE;
+    if (f->buflen) {
+        size_t take = 16 - f->buflen;
+        if (take > len)
+            take = len;
+        memcpy(f->buf + f->buflen, in, take);
+        f->buflen += (uint8_t)take;
+        in += take;
+        len -= take;
+        if (f->buflen < 16)
+            return POLYMAC_OK;
+        k->blocks(kstate(f), f->buf, 1, 1);
+        f->buflen = 0;
+    }
+    if (len >= 16) {
+        k->blocks(kstate(f), in, len / 16, 1);
+        in += len - len % 16;
+        len %= 16;
+    }
+    if (len) {
+        memcpy(f->buf, in, len);
+        f->buflen = (uint8_t)len;
+    }
+    return POLYMAC_OK;
+}
+
+int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES])
+{
+    const struct polymac_kernel *k;
+    struct front *f;
+    if (!st || !tag)
+        return POLYMAC_EINVAL;
+    if (!(f = live(st, &k)))
+        return POLYMAC_ESTATE;
+    if (f->buflen) {
+        f->buf[f->buflen] = 1;
+        memset(f->buf + f->buflen + 1, 0, 15 - f->buflen);
+        k->blocks(kstate(f), f->buf, 1, 0);
+    }
+    k->emit(kstate(f), tag, f->s);
+    polymac_wipe(f, FRONT_BYTES);
+    st->opaque[0] = 0;
+    return POLYMAC_OK;
+}
+
+int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
+{
+    uint8_t mine[16];
+    if (!tag)
+        return POLYMAC_EINVAL;
+    int rc = polymac_final(st, mine);
+    if (rc)
+        return rc;
+    rc = compare_tags(mine, tag);
+    polymac_wipe(mine, sizeof mine);
+    return rc;
+}
+
+size_t polymac_statebytes(void)
+{
+    return sizeof(polymac_state);
+}
+
+const char *polymac_version(void)
+{
+    return POLYMAC_VERSION;
+}

@@ -1,0 +1,429 @@
+/* polymac.c -- command-line tool: info, tag, verify, bench */
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "polymac.h"
+#include "cpu.h"
+#include "peers.h"
+
+static const char usage[] =
+    "usage: polymac info\n"
+    "       polymac tag    (--key HEX64 | --key-file FILE) [FILE]\n"
+    "       polymac verify (--key HEX64 | --key-file FILE) --tag HEX32 [FILE]\n"
+    "       polymac bench  [--quick] [--csv] [--stream] [--rounds N] [--sizes N,N,...]\n"
+    "\n"
+    "tag prints the Poly1305 tag (RFC 8439) of FILE, or of standard input\n"
+    "when no FILE is given.  verify exits 0 when the tag matches, 1 when it\n"
+    "does not, 2 on any error.  A key file holds 32 raw bytes or 64 hex digits.\n"
+    "\n"
+    "WARNING: a Poly1305 key is a one-time key.  Never authenticate two\n"
+    "different messages with the same key: anyone who sees both tags can\n"
+    "forge tags for other messages.\n"
+    "\n"
+    "POLYMAC_BACKEND=NAME chooses the kernel (see polymac info);\n"
+    "POLYMAC_DEBUG=1 explains the choice on stderr.\n";
+
+static int die(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "polymac: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* Parses exactly 2n hex digits into out; 0 on success. */
+static int parse_hex(const char *s, uint8_t *out, size_t n)
+{
+    if (strlen(s) != 2 * n)
+        return -1;
+    for (size_t i = 0; i < 2 * n; i++) {
+        char c = s[i];
+        int v = (c >= '0' && c <= '9') ? c - '0'
+              : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+              : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (v < 0)
+            return -1;
+        if (i % 2 == 0)
+            out[i / 2] = (uint8_t)(v << 4);
+        else
+            out[i / 2] |= (uint8_t)v;
+    }
+    return 0;
+}
+
+static int read_key_file(const char *path, uint8_t key[32])
+{
+    char buf[80];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return die("cannot read key file %s", path);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    int err = ferror(f);
+    fclose(f);
+    if (err)
+        return die("cannot read key file %s", path);
+    if (n == 32) {
+        memcpy(key, buf, 32);
+        return 0;
+    }
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        n--;
+    buf[n] = 0;
+    if (parse_hex(buf, key, 32))
+        return die("key file %s must hold 32 raw bytes or 64 hex digits", path);
+    return 0;
+}
+
+/* tag and verify */
+static int cmd_mac(int argc, char **argv, int verify)
+{
+    uint8_t key[32], want[16], tag[16];
+    int have_key = 0, have_tag = 0;
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--key") && i + 1 < argc) {
+            if (parse_hex(argv[++i], key, 32))
+                return die("--key needs 64 hex digits (a 32-byte key)%s", "");
+            have_key = 1;
+        } else if (!strcmp(argv[i], "--key-file") && i + 1 < argc) {
+            if (read_key_file(argv[++i], key))
+                return 2;
+            have_key = 1;
+        } else if (verify && !strcmp(argv[i], "--tag") && i + 1 < argc) {
+            if (parse_hex(argv[++i], want, 16))
+                return die("--tag needs 32 hex digits (a 16-byte tag)%s", "");
+            have_tag = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] && !file) {
+            return die("unknown or incomplete option %s (see polymac --help)", argv[i]);
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            return die("more than one input file given: %s", argv[i]);
+        }
+    }
+    if (!have_key)
+        return die("a key is required: --key HEX64 or --key-file FILE%s", "");
+    if (verify && !have_tag)
+        return die("verify needs --tag HEX32%s", "");
+
+    FILE *in = stdin;
+    if (file && strcmp(file, "-") != 0 && !(in = fopen(file, "rb")))
+        return die("cannot open %s", file);
+    polymac_state st;
+    static uint8_t buf[1 << 16];
+    size_t n;
+    polymac_init(&st, key);
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        polymac_update(&st, buf, n);
+    int err = ferror(in);
+    if (in != stdin)
+        fclose(in);
+    if (err) {
+        polymac_final(&st, tag);   /* wipes the state */
+        return die("error reading %s", file ? file : "standard input");
+    }
+    if (verify) {
+        if (polymac_final_verify(&st, want) != 0) {
+            fprintf(stderr, "polymac: tag does not match\n");
+            return 1;
+        }
+        printf("OK\n");
+        return 0;
+    }
+    polymac_final(&st, tag);
+    for (int i = 0; i < 16; i++)
+        printf("%02x", tag[i]);
+    printf("\n");
+    return 0;
+}
+
+static int cmd_info(void)
+{
+    char feats[256];
+    const char *names[32];
+    size_t n = polymac_backend_list(names, 32);
+    const char *active = polymac_backend_name();
+    const char *env = getenv("POLYMAC_BACKEND");
+
+    polymac_cpu_describe(polymac_cpu_bits(), feats, sizeof feats);
+    printf("libpolymac %s\n", polymac_version());
+    printf("cpu features: %s\n", feats);
+    printf("usable kernels (best first):");
+    for (size_t i = 0; i < n && i < 32; i++)
+        printf(" %s", names[i]);
+    printf("\nactive kernel: %s\n", active);
+    if (!env || !*env || !strcmp(env, "auto")) {
+        printf("reason: automatic selection (best kernel this CPU supports)\n");
+    } else if (!strcmp(env, active)) {
+        printf("reason: POLYMAC_BACKEND=%s\n", env);
+    } else {
+        /* Ask the library why: it refuses the name with a reason code
+         * (and if it now accepts it, as in a set-user-ID program where the
+         * library ignored the variable, put the choice back). */
+        int rc = polymac_backend_select(env);
+        if (rc == 0)
+            polymac_backend_select(active);
+        printf("reason: automatic selection; POLYMAC_BACKEND=%s ignored: %s\n", env,
+               rc == POLYMAC_EBACKEND ? "no such kernel in this build"
+               : rc == POLYMAC_EUNSUPPORTED ? "this CPU does not support it"
+               : "the program is set-user-ID");
+    }
+    return 0;
+}
+
+/* ---- bench ---- */
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static uint64_t ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    return 0;
+#endif
+}
+
+struct contender {
+    char name[48];
+    const char *kernel;        /* polymac kernel name, or NULL */
+    int (*peer)(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+    int stream;                /* > 0: polymac_update in pieces of this size */
+    long iters;
+    double mbps[64];
+    double cpb[64];
+};
+
+static uint8_t sink;
+
+/* Times one batch: iters messages of len bytes, each with its own key. */
+static void run_batch(struct contender *c, const uint8_t *msg, size_t len,
+                      const uint8_t keys[16][32], long iters, double *ns, uint64_t *tk)
+{
+    uint8_t tag[16];
+    if (c->kernel)
+        polymac_backend_select(c->kernel);
+    double t0 = now_ns();
+    uint64_t k0 = ticks();
+    for (long i = 0; i < iters; i++) {
+        const uint8_t *key = keys[i & 15];
+        if (c->peer) {
+            c->peer(tag, msg, len, key);
+        } else if (c->stream) {
+            polymac_state st;
+            polymac_init(&st, key);
+            for (size_t off = 0; off < len; off += (size_t)c->stream)
+                polymac_update(&st, msg + off,
+                               len - off < (size_t)c->stream ? len - off : (size_t)c->stream);
+            polymac_final(&st, tag);
+        } else {
+            polymac_auth(tag, msg, len, key);
+        }
+        sink ^= tag[0];
+    }
+    *tk = ticks() - k0;
+    *ns = now_ns() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    size_t sizes[16] = {16, 64, 256, 1024, 8192, 65536, 1048576};
+    int nsizes = 7, rounds = 11, csv = 0, stream = 0;
+    double target_ns = 2e6;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--csv")) {
+            csv = 1;
+        } else if (!strcmp(argv[i], "--quick")) {
+            rounds = 5;
+            target_ns = 5e5;
+        } else if (!strcmp(argv[i], "--stream")) {
+            stream = 1;
+        } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+            rounds = atoi(argv[++i]);
+            if (rounds < 1 || rounds > 63)
+                return die("--rounds takes 1 to 63%s", "");
+        } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            char *p = argv[++i], *end;
+            nsizes = 0;
+            while (*p && nsizes < 16) {
+                errno = 0;
+                unsigned long long v = strtoull(p, &end, 10);
+                if (end == p || errno || v == 0 || v > (1ull << 30))
+                    return die("--sizes takes sizes from 1 to 2^30, comma-separated: %s", argv[i]);
+                sizes[nsizes++] = (size_t)v;
+                p = *end == ',' ? end + 1 : end;
+                if (*end && *end != ',')
+                    return die("--sizes takes sizes from 1 to 2^30, comma-separated: %s", argv[i]);
+            }
+        } else {
+            return die("unknown bench option %s (see polymac --help)", argv[i]);
+        }
+    }
+
+    /* contenders: automatic choice, every usable kernel, then the peers */
+    static struct contender cs[40];
+    int nc = 0;
+    const char *names[16];
+    size_t nk = polymac_backend_list(names, 16);
+    char autoname[32];
+    snprintf(autoname, sizeof autoname, "%s", polymac_backend_name());
+    snprintf(cs[nc].name, sizeof cs[nc].name, "polymac auto (%s)", autoname);
+    cs[nc++].kernel = "auto";
+    for (size_t i = 0; i < nk && i < 16; i++) {
+        snprintf(cs[nc].name, sizeof cs[nc].name, "%s", names[i]);
+        cs[nc++].kernel = names[i];
+    }
+    if (stream) {
+        static const int pieces[2] = {1024, 13};
+        for (int p = 0; p < 2; p++)
+            for (size_t i = 0; i < nk && i < 16 && nc < 40; i++) {
+                snprintf(cs[nc].name, sizeof cs[nc].name, "%s stream/%d", names[i], pieces[p]);
+                cs[nc].kernel = names[i];
+                cs[nc++].stream = pieces[p];
+            }
+    }
+    struct peer peers[8];
+    size_t np = peers_load(peers, 8);
+    int first_peer = nc;
+    for (size_t i = 0; i < np && nc < 40; i++) {
+        snprintf(cs[nc].name, sizeof cs[nc].name, "%s", peers[i].name);
+        cs[nc++].peer = peers[i].auth;
+    }
+
+    size_t maxlen = 0;
+    for (int s = 0; s < nsizes; s++)
+        if (sizes[s] > maxlen)
+            maxlen = sizes[s];
+    uint8_t *msg = malloc(maxlen ? maxlen : 1);
+    uint8_t keys[16][32];
+    if (!msg)
+        return die("out of memory%s", "");
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < maxlen; i++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        msg[i] = (uint8_t)x;
+    }
+    for (int k = 0; k < 16; k++)
+        for (int j = 0; j < 32; j++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            keys[k][j] = (uint8_t)x;
+        }
+
+    for (int s = 0; s < nsizes; s++) {
+        size_t len = sizes[s];
+        double ns;
+        uint64_t tk;
+        fprintf(stderr, "\rpolymac bench: %zu bytes (%d/%d)...      ", len, s + 1, nsizes);
+        fflush(stderr);
+        for (int c = 0; c < nc; c++) {        /* calibrate: one batch >= target */
+            long it = 1;
+            for (;;) {
+                run_batch(&cs[c], msg, len, (const uint8_t (*)[32])keys, it, &ns, &tk);
+                if (ns >= target_ns || it > (1l << 40))
+                    break;
+                it = ns < target_ns / 16 ? it * 8 : (long)(it * target_ns / ns) + 1;
+            }
+            cs[c].iters = it;
+        }
+        double mb[40][64], cb[40][64];
+        for (int r = 0; r < rounds; r++)      /* A B C ... A B C: drift hits all alike */
+            for (int c = 0; c < nc; c++) {
+                run_batch(&cs[c], msg, len, (const uint8_t (*)[32])keys, cs[c].iters, &ns, &tk);
+                double bytes = (double)len * (double)cs[c].iters;
+                mb[c][r] = bytes / ns * 1e3;      /* MB/s = 10^6 bytes per second */
+                cb[c][r] = (double)tk / bytes;
+            }
+        for (int c = 0; c < nc; c++) {
+            cs[c].mbps[s] = median(mb[c], rounds);
+            cs[c].cpb[s] = median(cb[c], rounds);
+        }
+    }
+    fprintf(stderr, "\r%60s\r", "");
+    polymac_backend_select(NULL);
+
+#if defined(__x86_64__) || defined(__i386__)
+    const char *cunit = "c/B(TSC)";
+#else
+    const char *cunit = "c/B(n/a)";
+#endif
+    if (csv) {
+        printf("size,contender,mb_per_s,cycles_per_byte,ns_per_message\n");
+        for (int s = 0; s < nsizes; s++)
+            for (int c = 0; c < nc; c++)
+                printf("%zu,%s,%.1f,%.3f,%.1f\n", sizes[s], cs[c].name, cs[c].mbps[s],
+                       cs[c].cpb[s], (double)sizes[s] / cs[c].mbps[s] * 1e3);
+        return 0;
+    }
+    printf("one-shot MAC, each message with its own key; median of %d interleaved rounds\n",
+           rounds);
+    printf("%-30s", "MB/s  (cycles/byte)");
+    for (int s = 0; s < nsizes; s++)
+        printf(" %17zu", sizes[s]);
+    printf("\n");
+    for (int c = 0; c < nc; c++) {
+        printf("%-30s", cs[c].name);
+        for (int s = 0; s < nsizes; s++)
+            printf(" %9.0f (%5.2f)", cs[c].mbps[s], cs[c].cpb[s]);
+        printf("\n");
+    }
+    if (np) {
+        printf("%-30s", "auto / best peer");
+        for (int s = 0; s < nsizes; s++) {
+            double best = 0;
+            for (int c = first_peer; c < nc; c++)
+                if (cs[c].mbps[s] > best)
+                    best = cs[c].mbps[s];
+            printf(" %16.2fx", cs[0].mbps[s] / best);
+        }
+        printf("\n");
+    }
+    printf("(%s: %s)\n", cunit, "cycles of the time-stamp counter per byte");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("polymac %s\n", polymac_version());
+        return 0;
+    }
+    if (!strcmp(argv[1], "info"))
+        return cmd_info();
+    if (!strcmp(argv[1], "tag"))
+        return cmd_mac(argc - 1, argv + 1, 0);
+    if (!strcmp(argv[1], "verify"))
+        return cmd_mac(argc - 1, argv + 1, 1);
+    if (!strcmp(argv[1], "bench"))
+        return cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "polymac: unknown command %s\n\n%s", argv[1], usage);
+    return 2;
+}
