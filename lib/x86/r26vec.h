@@ -1,0 +1,332 @@
+/* r26vec.h -- what the x86 radix-2^26 vector kernels share: the lazy
+ *             radix state, the once-per-key powers of r, the 4-lane core */
+/* SPDX-License-Identifier: MIT */
+#ifndef POLYMAC_R26VEC_H
+#define POLYMAC_R26VEC_H
+
+#include <immintrin.h>
+
+#include "../generic/r64.h"
+
+#define POLYMAC_R26VEC_MASK 0x3ffffffu
+
+/*
+ * The part of the state every radix-2^26 vector kernel has.
+ *
+ * Short messages run the scalar radix-2^64 code, long ones the vectors, and
+ * h lives in whichever radix ran last (Linux's is_base2_26): converting costs
+ * a dozen scalar operations, so it happens only when the other code runs.
+ *
+ * The state may be copied to another address between calls, so nothing in
+ * it points anywhere; it may be garbage, so the flags are only ever
+ * compared, never used as an index or a count.
+ */
+struct polymac_r26vec_head {
+    struct polymac_r64 r64;   /* r always; h while base2_26 == 0 */
+    uint64_t h26[5];          /* h while base2_26 != 0: five limbs,
+                                 each below 2^27 */
+    uint32_t base2_26;        /* nonzero: h lives in h26 */
+    uint32_t powers;          /* highest power of r in the tables: 0, 4, 8
+                                 (any other value reads as 0) */
+};
+
+/*
+ * The powers table of an N-lane kernel: row i < 5 is limb i of the power
+ * each lane multiplies by in its last step, rows 5..8 are 5 times limbs
+ * 1..4 (limb products at 2^130 and above fold back times 5).  32-bit
+ * entries keep the tables small; loads widen them to 64-bit lanes.
+ *
+ * The lanes are in the order the loads leave the blocks in (see
+ * polymac_r26vec_core4), which is why the powers are not monotone.
+ * Lane 0 always holds the first block of a group and so the highest power,
+ * which is also the one every lane multiplies by in the loop.
+ *
+ * Rows are written with one vector store each: the core reloads them at
+ * once, and a wide load that spans several narrow stores cannot be
+ * forwarded from the store buffer (a stall per row, which cost the first
+ * call on a key more than computing the powers did).
+ */
+
+/* One power of r as carried 26-bit limbs (limbs 0..4) and their fives
+ * (entries 5..8 are 5 times limbs 1..4). */
+typedef uint32_t polymac_r26vec_pow[9];
+
+/* Writes the power held in acc (as h, radix 2^64, partially reduced) as
+ * limbs below 2^26 + 1, so that 5 times a limb stays far below 2^32. */
+static inline void polymac_r26vec_put_power(polymac_r26vec_pow out,
+                                            const struct polymac_r64 *acc)
+{
+    uint64_t l[5], c;
+    polymac_r64_to_r26(acc, l);
+    /* h2 <= 4 leaves l[4] below 2^27; fold its excess into l[0] */
+    c = l[4] >> 26;
+    l[4] &= POLYMAC_R26VEC_MASK;
+    l[0] += c * 5;
+    c = l[0] >> 26;
+    l[0] &= POLYMAC_R26VEC_MASK;
+    l[1] += c;
+    /* written out: GCC vectorises a loop here into a wide reload of the
+     * narrow stores above, a store-forwarding stall on every power */
+    out[0] = (uint32_t)l[0];
+    out[1] = (uint32_t)l[1];
+    out[2] = (uint32_t)l[2];
+    out[3] = (uint32_t)l[3];
+    out[4] = (uint32_t)l[4];
+    out[5] = (uint32_t)(l[1] * 5);
+    out[6] = (uint32_t)(l[2] * 5);
+    out[7] = (uint32_t)(l[3] * 5);
+    out[8] = (uint32_t)(l[4] * 5);
+}
+
+/* acc = acc r: one radix-2^64 block of zeros with hibit 0 is exactly one
+ * multiplication by r, so the powers reuse the scalar code as it is. */
+static inline void polymac_r26vec_mul_r(struct polymac_r64 *acc)
+{
+    static const uint8_t zero[16];
+    polymac_r64_blocks(acc, zero, 1, 0);
+}
+
+/* acc = r^1, the start of every table. */
+static inline void polymac_r26vec_acc_r(struct polymac_r64 *acc,
+                                        const struct polymac_r64 *key)
+{
+    acc->h0 = key->r0;
+    acc->h1 = key->r1;
+    acc->h2 = 0;
+    acc->r0 = key->r0;
+    acc->r1 = key->r1;
+}
+
+/* pw[k - first] = r^k for k = first..last.  acc holds r^first as h on
+ * entry and r^last on return. */
+static inline void polymac_r26vec_powers(polymac_r26vec_pow *pw,
+                                         struct polymac_r64 *acc,
+                                         unsigned first, unsigned last)
+{
+    for (unsigned k = first; k <= last; k++) {
+        polymac_r26vec_put_power(pw[k - first], acc);
+        if (k < last)
+            polymac_r26vec_mul_r(acc);
+    }
+}
+
+/* The 4-lane table from r^1..r^4 (p[k - 1] = r^k): lanes r^4, r^2, r^3,
+ * r^1. */
+static inline void polymac_r26vec_table4(uint32_t table[9 * 4],
+                                         const polymac_r26vec_pow *p)
+{
+    for (int i = 0; i < 9; i++)
+        _mm_storeu_si128((__m128i *)(table + i * 4),
+                         _mm_setr_epi32((int)p[3][i], (int)p[1][i],
+                                        (int)p[2][i], (int)p[0][i]));
+}
+
+/* polymac_wipe for the vector kernels' states: GCC 12 turns memset of
+ * these sizes into rep stos, whose start-up cost exceeds hashing a short
+ * message; vector stores are what it should have emitted.  n is a
+ * multiple of 8. */
+static inline void polymac_r26vec_wipe(void *p, size_t n)
+{
+    uint8_t *b = p;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        _mm256_storeu_si256((__m256i *)(b + i), _mm256_setzero_si256());
+    for (; i + 8 <= n; i += 8)
+        _mm_storel_epi64((__m128i *)(b + i), _mm_setzero_si128());
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* h from radix 2^64 (partially reduced, h2 <= 4) to five 26-bit limbs;
+ * the top limb may reach 2^26.33, well inside what the cores accept. */
+static inline void polymac_r26vec_to26(struct polymac_r26vec_head *hd)
+{
+    if (!hd->base2_26) {
+        polymac_r64_to_r26(&hd->r64, hd->h26);
+        hd->base2_26 = 1;
+    }
+}
+
+/* h back to radix 2^64 before scalar code or emit runs. */
+static inline void polymac_r26vec_to64(struct polymac_r26vec_head *hd)
+{
+    if (hd->base2_26) {
+        polymac_r64_from_r26(&hd->r64, hd->h26);
+        hd->base2_26 = 0;
+    }
+}
+
+/*
+ * The sums of the lanes' unreduced products (each below 2^60: see the
+ * bounds in core4) carried into the state's limbs.  Sequential carries:
+ * this runs once per call.  Limbs end below 2^26 except limb 1, below
+ * 2^26 + 2^11.
+ */
+static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5])
+{
+    uint64_t c, t0, t1, t2, t3, t4;
+    c = d[0] >> 26; t0 = d[0] & POLYMAC_R26VEC_MASK;
+    t1 = d[1] + c; c = t1 >> 26; t1 &= POLYMAC_R26VEC_MASK;
+    t2 = d[2] + c; c = t2 >> 26; t2 &= POLYMAC_R26VEC_MASK;
+    t3 = d[3] + c; c = t3 >> 26; t3 &= POLYMAC_R26VEC_MASK;
+    t4 = d[4] + c; c = t4 >> 26; t4 &= POLYMAC_R26VEC_MASK;
+    t0 += c * 5;                   /* c < 2^35: t0 < 2^38 */
+    c = t0 >> 26; t0 &= POLYMAC_R26VEC_MASK;
+    t1 += c;
+    h26[0] = t0; h26[1] = t1; h26[2] = t2; h26[3] = t3; h26[4] = t4;
+}
+
+/*
+ * Bounds, for all-0xff keys and messages in every lane.
+ *
+ * Entering a multiplication each lane's limbs are h + m: h limbs below
+ * 2^26 + 2^8 after a vector carry chain (2^26 + 2^11 from carry_out,
+ * 2^26.33 for the top limb after to26), message limbs below 2^26 (the top
+ * one below 2^25 with hibit), so below 2^27.1 < 2^32 as vpmuludq needs.
+ * Power limbs are below 2^26 + 1, their fives below 2^28.33, so each
+ * column sums five products below 2^27.1 2^28.33: d < 2^57.8, and eight
+ * lanes summed stay below 2^61.
+ *
+ * The carry chain after each multiplication runs two interleaved chains
+ * (d3 -> d4 -> d0 -> d1 and d0 -> d1 -> d2 -> d3 -> d4) in the order of
+ * OpenSSL's and Linux's vector code:
+ *   d3 -> d4, d0 -> d1        carries < 2^32
+ *   d4 -> d0 (times 5), d1 -> d2   d0 < 2^26 + 5 2^32 < 2^35
+ *   d0 -> d1, d2 -> d3        d1 < 2^26 + 2^9, d3 < 2^26 + 2^32
+ *   d3 -> d4                  d4 < 2^26 + 2^7
+ * so every limb ends below 2^26 + 2^9, and the next h + m below 2^27.1.
+ */
+#define POLYMAC_R26VEC_CARRY(W, d0, d1, d2, d3, d4, mask) do {             \
+        W##i c_;                                                            \
+        c_ = W##srli(d3, 26); d3 = W##and(d3, mask); d4 = W##add(d4, c_);  \
+        c_ = W##srli(d0, 26); d0 = W##and(d0, mask); d1 = W##add(d1, c_);  \
+        c_ = W##srli(d4, 26); d4 = W##and(d4, mask);                        \
+        d0 = W##add(d0, W##add(c_, W##slli(c_, 2)));                        \
+        c_ = W##srli(d1, 26); d1 = W##and(d1, mask); d2 = W##add(d2, c_);  \
+        c_ = W##srli(d0, 26); d0 = W##and(d0, mask); d1 = W##add(d1, c_);  \
+        c_ = W##srli(d2, 26); d2 = W##and(d2, mask); d3 = W##add(d3, c_);  \
+        c_ = W##srli(d3, 26); d3 = W##and(d3, mask); d4 = W##add(d4, c_);  \
+    } while (0)
+
+/* d = h r in each lane, before carrying (r limbs r0..r4, fives s1..s4).
+ * Named variables, not arrays: GCC 12 keeps arrays of vectors in memory. */
+#define POLYMAC_R26VEC_MUL(W, d, h, r, s) do {                              \
+        d##0 = W##add(W##add(W##mul(h##0, r##0), W##mul(h##1, s##4)),       \
+                      W##add(W##add(W##mul(h##2, s##3), W##mul(h##3, s##2)),\
+                             W##mul(h##4, s##1)));                          \
+        d##1 = W##add(W##add(W##mul(h##0, r##1), W##mul(h##1, r##0)),       \
+                      W##add(W##add(W##mul(h##2, s##4), W##mul(h##3, s##3)),\
+                             W##mul(h##4, s##2)));                          \
+        d##2 = W##add(W##add(W##mul(h##0, r##2), W##mul(h##1, r##1)),       \
+                      W##add(W##add(W##mul(h##2, r##0), W##mul(h##3, s##4)),\
+                             W##mul(h##4, s##3)));                          \
+        d##3 = W##add(W##add(W##mul(h##0, r##3), W##mul(h##1, r##2)),       \
+                      W##add(W##add(W##mul(h##2, r##1), W##mul(h##3, r##0)),\
+                             W##mul(h##4, s##4)));                          \
+        d##4 = W##add(W##add(W##mul(h##0, r##4), W##mul(h##1, r##3)),       \
+                      W##add(W##add(W##mul(h##2, r##2), W##mul(h##3, r##1)),\
+                             W##mul(h##4, r##0)));                          \
+    } while (0)
+
+/* Splits the blocks whose low and high halves are in lo and hi (one block
+ * per 64-bit lane) into five 26-bit limbs, adding them to h. */
+#define POLYMAC_R26VEC_ADD_MSG(W, h, lo, hi, mask, hib) do {                \
+        h##0 = W##add(h##0, W##and(lo, mask));                              \
+        h##1 = W##add(h##1, W##and(W##srli(lo, 26), mask));                 \
+        h##2 = W##add(h##2, W##and(W##or(W##srli(lo, 52), W##slli(hi, 12)),\
+                                   mask));                                  \
+        h##3 = W##add(h##3, W##and(W##srli(hi, 14), mask));                 \
+        h##4 = W##add(h##4, W##or(W##srli(hi, 40), hib));                   \
+    } while (0)
+
+/* 256-bit spellings for the macros above */
+#define polymac_y_i      __m256i
+#define polymac_y_add    _mm256_add_epi64
+#define polymac_y_and    _mm256_and_si256
+#define polymac_y_or     _mm256_or_si256
+#define polymac_y_srli   _mm256_srli_epi64
+#define polymac_y_slli   _mm256_slli_epi64
+#define polymac_y_mul    _mm256_mul_epu32
+
+/* Sum of the four 64-bit lanes. */
+static inline uint64_t polymac_r26vec_hsum4(__m256i v)
+{
+    __m128i t = _mm_add_epi64(_mm256_castsi256_si128(v),
+                              _mm256_extracti128_si256(v, 1));
+    t = _mm_add_epi64(t, _mm_unpackhi_epi64(t, t));
+    return (uint64_t)_mm_cvtsi128_si64(t);
+}
+
+/*
+ * Four lanes (Goll and Gueron): lane j absorbs blocks j, j+4, j+8, ... of
+ * ngroups >= 1 groups of four; every step but the last multiplies all lanes
+ * by r^4, the last multiplies each lane by the power that brings its blocks
+ * to the right weight, and the lanes are summed.  h enters in lane 0 with
+ * the first block.
+ *
+ * Two 32-byte loads hold blocks (0, 1) and (2, 3); unpacking their 64-bit
+ * halves leaves the lanes in the order 0, 2, 1, 3, which the table follows
+ * (table4 above) instead of spending a cross-lane permute per group.
+ */
+static inline void polymac_r26vec_core4(uint64_t h26[5], const uint32_t table[9 * 4],
+                                        const uint8_t *in, size_t ngroups,
+                                        uint32_t hibit)
+{
+    const __m256i mask = _mm256_set1_epi64x(POLYMAC_R26VEC_MASK);
+    const __m256i hib = _mm256_set1_epi64x(hibit ? (1 << 24) : 0);
+    __m256i r0, r1, r2, r3, r4, s1, s2, s3, s4;
+    __m256i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
+
+    /* lane 0 of each row is r^4: broadcast it for the loop */
+    r0 = _mm256_set1_epi32((int)table[0 * 4]);
+    r1 = _mm256_set1_epi32((int)table[1 * 4]);
+    r2 = _mm256_set1_epi32((int)table[2 * 4]);
+    r3 = _mm256_set1_epi32((int)table[3 * 4]);
+    r4 = _mm256_set1_epi32((int)table[4 * 4]);
+    s1 = _mm256_set1_epi32((int)table[5 * 4]);
+    s2 = _mm256_set1_epi32((int)table[6 * 4]);
+    s3 = _mm256_set1_epi32((int)table[7 * 4]);
+    s4 = _mm256_set1_epi32((int)table[8 * 4]);
+    h0 = _mm256_set_epi64x(0, 0, 0, (long long)h26[0]);
+    h1 = _mm256_set_epi64x(0, 0, 0, (long long)h26[1]);
+    h2 = _mm256_set_epi64x(0, 0, 0, (long long)h26[2]);
+    h3 = _mm256_set_epi64x(0, 0, 0, (long long)h26[3]);
+    h4 = _mm256_set_epi64x(0, 0, 0, (long long)h26[4]);
+
+    for (;;) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)in);
+        __m256i b = _mm256_loadu_si256((const __m256i *)(in + 32));
+        __m256i lo = _mm256_unpacklo_epi64(a, b);
+        __m256i hi = _mm256_unpackhi_epi64(a, b);
+        POLYMAC_R26VEC_ADD_MSG(polymac_y_, h, lo, hi, mask, hib);
+        in += 64;
+        if (--ngroups == 0)
+            break;
+        POLYMAC_R26VEC_MUL(polymac_y_, d, h, r, s);
+        POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
+        h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
+    }
+
+    /* last step: each lane times its own power, then the lanes summed */
+#define POLYMAC_R26VEC_ROW4(i) \
+    _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(table + (i) * 4)))
+    r0 = POLYMAC_R26VEC_ROW4(0);
+    r1 = POLYMAC_R26VEC_ROW4(1);
+    r2 = POLYMAC_R26VEC_ROW4(2);
+    r3 = POLYMAC_R26VEC_ROW4(3);
+    r4 = POLYMAC_R26VEC_ROW4(4);
+    s1 = POLYMAC_R26VEC_ROW4(5);
+    s2 = POLYMAC_R26VEC_ROW4(6);
+    s3 = POLYMAC_R26VEC_ROW4(7);
+    s4 = POLYMAC_R26VEC_ROW4(8);
+#undef POLYMAC_R26VEC_ROW4
+    POLYMAC_R26VEC_MUL(polymac_y_, d, h, r, s);
+    uint64_t t[5];
+    t[0] = polymac_r26vec_hsum4(d0);
+    t[1] = polymac_r26vec_hsum4(d1);
+    t[2] = polymac_r26vec_hsum4(d2);
+    t[3] = polymac_r26vec_hsum4(d3);
+    t[4] = polymac_r26vec_hsum4(d4);
+    polymac_r26vec_carry_out(h26, t);
+}
+
+#endif
