@@ -136,8 +136,11 @@ static const struct polymac_kernel *choose_initial(void)
     const struct polymac_kernel *k;
     if (want && *want && strcmp(want, "auto") != 0) {
         int rc = find(want, &k);
-        if (rc == 0)
+        if (rc == 0) {
+            if (debug_on())
+                fprintf(stderr, "polymac: active kernel %s (POLYMAC_BACKEND)\n", k->name);
             return k;
+        }
         if (debug_on()) {
             /* print only a bounded, printable prefix of a hostile value */
             char shown[65];
@@ -201,14 +204,18 @@ const char *polymac_backend_name(void)
 
 size_t polymac_backend_list(const char **names, size_t cap)
 {
+    /* the order automatic selection prefers: kernels this CPU should avoid
+     * (usable, but not chosen automatically) come after the rest */
+    uint32_t cpu = polymac_cpu_bits();
     size_t n = 0;
-    for (unsigned i = 0; i < NKERNELS; i++) {
-        if (!usable(i))
-            continue;
-        if (names && n < cap)
-            names[n] = registry[i]->name;
-        n++;
-    }
+    for (int avoided = 0; avoided < 2; avoided++)
+        for (unsigned i = 0; i < NKERNELS; i++) {
+            if (!(registry[i]->cpu_avoid & cpu) != !avoided || !usable(i))
+                continue;
+            if (names && n < cap)
+                names[n] = registry[i]->name;
+            n++;
+        }
     return n;
 }
 

@@ -1,0 +1,83 @@
+/* common.h -- helpers shared by the Check suites: kernel choice from the
+ *             command line, the libsodium oracle, a seeded PRNG */
+/* SPDX-License-Identifier: MIT */
+#ifndef POLYMAC_TEST_COMMON_H
+#define POLYMAC_TEST_COMMON_H
+
+#include <check.h>
+#include <sodium.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymac.h"
+
+/* meson treats exit code 77 as "skipped" */
+#define TEST_SKIP 77
+
+/* Deterministic xorshift64*: every run tests the same inputs, and a
+ * failure names the seed state to reproduce it. */
+static inline uint64_t test_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+static inline void test_fill(uint8_t *p, size_t n, uint64_t *s)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(test_rand(s) >> 56);
+}
+
+static inline void oracle(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32])
+{
+    ck_assert_int_eq(crypto_onetimeauth_poly1305(tag, m, len, key), 0);
+}
+
+#define ck_assert_tag_eq(a, b) ck_assert_mem_eq((a), (b), 16)
+
+/* The kernel under test, from argv[1]; "auto" means automatic choice.
+ * Returns 0 when selected, exits TEST_SKIP when the CPU lacks it, and
+ * exits 1 when the name is not built in (a build/test mismatch). */
+static inline const char *test_select_kernel(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "auto";
+    if (sodium_init() < 0) {
+        fprintf(stderr, "libsodium failed to initialise\n");
+        exit(1);
+    }
+    int rc = polymac_backend_select(name);
+    if (rc == POLYMAC_EUNSUPPORTED) {
+        printf("SKIP: kernel %s is built in but this CPU cannot run it\n", name);
+        exit(TEST_SKIP);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "kernel %s is not built in (rc %d)\n", name, rc);
+        exit(1);
+    }
+    printf("testing kernel %s\n", polymac_backend_name());
+    return name;
+}
+
+/* Runs suite s and returns the process exit code. */
+static inline int test_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
+
+/* Tests whose inputs are big (4 GiB, 1 MiB x many) are skipped in quick
+ * runs such as those under qemu or valgrind. */
+static inline int test_quick(void)
+{
+    const char *q = getenv("POLYMAC_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+#endif
