@@ -1,0 +1,48 @@
+# lib.sh -- shared by tools/run-tests and tools/run-demo: Debian package
+# checks and meson test counting.  Sourced, not run.
+
+# The Debian packages a native build, its tests and the benchmark peers need.
+NATIVE_PACKAGES="meson ninja-build cmake pkg-config gcc libc6-dev binutils python3
+libcpu-features-dev libsodium-dev check libsubunit-dev
+libssl-dev libgcrypt20-dev nettle-dev qemu-user valgrind"
+
+# need_packages PKG...: installs the missing ones when root; otherwise
+# prints the apt-get line and exits.
+need_packages() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "Missing Debian packages. Install them with:" >&2
+        echo "  sudo apt-get install -y ${missing[*]}" >&2
+        exit 2
+    fi
+    echo "Installing: ${missing[*]}" >&2
+    if [ -z "${POLYMAC_APT_UPDATED:-}" ]; then
+        apt-get update -qq >&2 || true
+        export POLYMAC_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# meson_counts BUILDDIR: prints "passed failed skipped" from meson's test log.
+meson_counts() {
+    python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+p = f = s = 0
+try:
+    for line in open(sys.argv[1]):
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"):
+            p += 1
+        elif r == "SKIP":
+            s += 1
+        else:
+            f += 1
+except FileNotFoundError:
+    pass
+print(p, f, s)
+PY
+}
