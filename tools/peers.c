@@ -42,12 +42,14 @@ static int openssl_load(void)
 #include <gcrypt.h>
 /* one handle; per message reset, setkey, write, read */
 static gcry_mac_hd_t gcry_hd;
+static int gcry_used;   /* gcry_mac_reset refuses a handle that never had a key */
 static int gcrypt_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     size_t out = 16;
-    if (gcry_mac_reset(gcry_hd) || gcry_mac_setkey(gcry_hd, key, 32)
+    if ((gcry_used && gcry_mac_reset(gcry_hd)) || gcry_mac_setkey(gcry_hd, key, 32)
         || gcry_mac_write(gcry_hd, msg, len) || gcry_mac_read(gcry_hd, tag, &out))
         return -1;
+    gcry_used = 1;
     return 0;
 }
 static int gcrypt_load(void)
