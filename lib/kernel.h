@@ -14,25 +14,6 @@
 #define POLYMAC_KS_BYTES 1024
 #define POLYMAC_KS_ALIGN 64
 
-struct polymac_kernel {
-    const char *name;        /* "generic-r26", "x86-avx2", ... */
-    uint32_t cpu_required;   /* POLYMAC_CPU_* bits; 0 for generic */
-    uint32_t cpu_avoid;      /* automatic selection skips the kernel on a
-                                CPU with any of these bits (it stays
-                                selectable by name) */
-    /* Starts a message: h = 0, r already clamped (16 bytes little-endian).
-     * ks is POLYMAC_KS_BYTES, POLYMAC_KS_ALIGN-aligned, uninitialised. */
-    void (*init)(void *ks, const uint8_t r[16]);
-    /* Absorbs nblocks full 16-byte blocks; hibit is 1 for full blocks and 0
-     * for the padded final partial block (the front end pads it).  in has no
-     * alignment.  nblocks may be 0. */
-    void (*blocks)(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit);
-    /* Writes (h mod p + s) mod 2^128 little-endian and wipes every secret
-     * the kernel stored in ks (it knows how much of ks it used, so a short
-     * message does not pay for wiping precomputed powers it never made). */
-    void (*emit)(void *ks, uint8_t tag[16], const uint8_t s[16]);
-};
-
 /* Little-endian loads and stores that work at any address and on
  * big-endian hosts (s390x); compilers turn them into single moves. */
 static inline uint64_t polymac_load64le(const uint8_t *p)
@@ -69,6 +50,48 @@ static inline void polymac_store32le(uint8_t *p, uint32_t v)
     v = __builtin_bswap32(v);
 #endif
     memcpy(p, &v, 4);
+}
+
+struct polymac_kernel {
+    const char *name;        /* "generic-r26", "x86-avx2", ... */
+    uint32_t cpu_required;   /* POLYMAC_CPU_* bits; 0 for generic */
+    uint32_t cpu_avoid;      /* automatic selection skips the kernel on a
+                                CPU with any of these bits (it stays
+                                selectable by name) */
+    /* Starts a message: h = 0, r already clamped (16 bytes little-endian).
+     * ks is POLYMAC_KS_BYTES, POLYMAC_KS_ALIGN-aligned, uninitialised. */
+    void (*init)(void *ks, const uint8_t r[16]);
+    /* Absorbs nblocks full 16-byte blocks; hibit is 1 for full blocks and 0
+     * for the padded final partial block (the front end pads it).  in has no
+     * alignment.  nblocks may be 0. */
+    void (*blocks)(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit);
+    /* Writes (h mod p + s) mod 2^128 little-endian and wipes every secret
+     * the kernel stored in ks (it knows how much of ks it used, so a short
+     * message does not pay for wiping precomputed powers it never made). */
+    void (*emit)(void *ks, uint8_t tag[16], const uint8_t s[16]);
+    /* One-shot messages of at most this many bytes are computed by the
+     * front end's inline radix-2^64 code (r64.h), with h, r and the key in
+     * registers; a kernel that would run that same scalar code below its
+     * break-even sets its break-even here.  Through init/blocks/emit a
+     * 16-byte message pays twice as much for state round trips and calls.
+     * 0 (the default) always uses the kernel's own functions. */
+    size_t scalar_max;
+};
+
+/* r from the first half of the key, with the bits RFC 8439 section 2.5
+ * clears, as two little-endian 64-bit words. */
+static inline void polymac_clamp64(uint64_t *r0, uint64_t *r1, const uint8_t key[16])
+{
+    *r0 = polymac_load64le(key) & UINT64_C(0x0ffffffc0fffffff);
+    *r1 = polymac_load64le(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
+}
+
+/* The final partial block: rest (1..15) bytes, then 0x01, then zeros. */
+static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t rest)
+{
+    memset(last, 0, 16);
+    memcpy(last, p, rest);
+    last[rest] = 1;
 }
 
 /* Clears secrets so that the compiler cannot drop the stores as dead. */

@@ -5,6 +5,10 @@
 
 #include "polymac.h"
 #include "dispatch.h"
+#include "kernels.h"
+#ifdef POLYMAC_HAVE_R64
+#include "generic/r64.h"
+#endif
 
 #define LIVE_MAGIC UINT64_C(0x706f6c796d616331)   /* "polymac1" */
 
@@ -58,12 +62,15 @@ static void *kstate(struct front *f)
     return (unsigned char *)f + FRONT_BYTES;
 }
 
-/* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared. */
+/* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared,
+ * stored as whole words: a kernel reads r back in words, and byte stores
+ * followed by word loads stall store forwarding. */
 static void clamp(uint8_t r[16], const uint8_t key[32])
 {
-    memcpy(r, key, 16);
-    r[3] &= 15; r[7] &= 15; r[11] &= 15; r[15] &= 15;
-    r[4] &= 252; r[8] &= 252; r[12] &= 252;
+    uint64_t r0, r1;
+    polymac_clamp64(&r0, &r1, key);
+    polymac_store64le(r, r0);
+    polymac_store64le(r + 8, r1);
 }
 
 void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
@@ -77,13 +84,21 @@ void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16]
         k->blocks(ks, msg, len / 16, 1);
     size_t rest = len % 16;
     if (rest) {
-        memset(last, 0, sizeof last);
-        memcpy(last, msg + (len - rest), rest);
-        last[rest] = 1;
+        polymac_pad_last(last, msg + (len - rest), rest);
         k->blocks(ks, last, 1, 0);
     }
     k->emit(ks, tag, key + 16);
 }
+
+#ifdef POLYMAC_HAVE_R64
+/* Out of line so that its registers are its own: inlined into
+ * polymac_auth next to the 1 KiB kernel state, GCC spills h to memory. */
+__attribute__((noinline)) static void auth_r64(uint8_t tag[16], const uint8_t *msg,
+                                               size_t len, const uint8_t key[32])
+{
+    polymac_r64_auth(tag, msg, len, key);
+}
+#endif
 
 int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                  const uint8_t key[POLYMAC_KEYBYTES])
@@ -92,7 +107,14 @@ int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
     _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
     if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
-    polymac_auth_with(polymac_active(), ks, tag, msg, len, key);
+    const struct polymac_kernel *k = polymac_active();
+#ifdef POLYMAC_HAVE_R64
+    if (len <= k->scalar_max) {
+        auth_r64(tag, msg, len, key);
+        return POLYMAC_OK;
+    }
+#endif
+    polymac_auth_with(k, ks, tag, msg, len, key);
     return POLYMAC_OK;
 }
 

@@ -26,4 +26,5 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
     .init = polymac_init_generic_r64,
     .blocks = polymac_blocks_generic_r64,
     .emit = polymac_emit_generic_r64,
+    .scalar_max = SIZE_MAX,   /* the inline one-shot is this kernel */
 };

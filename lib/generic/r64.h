@@ -22,50 +22,63 @@ struct polymac_r64 {
 static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 {
     st->h0 = st->h1 = st->h2 = 0;
-    st->r0 = polymac_load64le(r);
-    st->r1 = polymac_load64le(r + 8);
+    polymac_clamp64(&st->r0, &st->r1, r);     /* a no-op on a clamped r */
 }
 
 /* h = (h + m) r mod p for each block, partially reduced.
  * With 4 | r1, h1 r1 2^128 = h1 (r1/4) 2^130 == 5 (r1/4) h1 = s1 h1 (mod p),
  * so the 2^128 column folds back with s1 = r1 + r1/4 (the trick of
- * OpenSSL's and Go's 64-bit code). */
-static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
-                                      size_t nblocks, uint64_t hibit)
+ * OpenSSL's and Go's 64-bit code).  Works on plain scalars so that
+ * callers can keep h in registers. */
+static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
+                                    const uint8_t *in, size_t nblocks, uint64_t hibit)
 {
-    const uint64_t r0 = st->r0, r1 = st->r1, s1 = r1 + (r1 >> 2);
-    uint64_t h0 = st->h0, h1 = st->h1, h2 = st->h2;
+    const uint64_t s1 = r1 + (r1 >> 2);
+    uint64_t h0 = h[0], h1 = h[1], h2 = h[2];
 
     while (nblocks--) {
-        polymac_u128 t = (polymac_u128)h0 + polymac_load64le(in);
-        h0 = (uint64_t)t;
-        t = (t >> 64) + h1 + polymac_load64le(in + 8);
-        h1 = (uint64_t)t;
-        h2 += (uint64_t)(t >> 64) + hibit;            /* h2 <= 6 */
+        /* h += m, with 64-bit carries (GCC spills 128-bit sums to memory) */
+        uint64_t m0 = polymac_load64le(in), m1 = polymac_load64le(in + 8);
+        h0 += m0;
+        uint64_t c = h0 < m0;
+        h1 += c;
+        c = h1 < c;
+        h1 += m1;
+        c += h1 < m1;
+        h2 += c + hibit;                              /* h2 <= 6 */
 
         polymac_u128 d0 = (polymac_u128)h0 * r0 + (polymac_u128)h1 * s1;
-        polymac_u128 d1 = (polymac_u128)h0 * r1 + (polymac_u128)h1 * r0
-                          + (polymac_u128)(h2 * s1);
-        uint64_t d2 = h2 * r0;                      /* < 2^63 */
+        polymac_u128 d1 = (polymac_u128)h0 * r1 + (polymac_u128)h1 * r0;
+        uint64_t d2 = h2 * r0;                        /* < 2^63 */
+        d1 += h2 * s1;                                /* h2 s1 < 2^64 */
 
         h0 = (uint64_t)d0;
-        d1 += d0 >> 64;
+        d1 += (uint64_t)(d0 >> 64);
         h1 = (uint64_t)d1;
         d2 += (uint64_t)(d1 >> 64);
         /* d2 holds bits 128 and up: keep two bits, fold the rest times 5
          * (c = 4k + k for k = d2 >> 2). */
-        uint64_t c = (d2 & ~(uint64_t)3) + (d2 >> 2);
+        c = (d2 & ~(uint64_t)3) + (d2 >> 2);
         h2 = d2 & 3;
-        t = (polymac_u128)h0 + c;
-        h0 = (uint64_t)t;
-        t = (t >> 64) + h1;
-        h1 = (uint64_t)t;
-        h2 += (uint64_t)(t >> 64);
+        h0 += c;
+        c = h0 < c;
+        h1 += c;
+        h2 += h1 < c;
         in += 16;
     }
-    st->h0 = h0;
-    st->h1 = h1;
-    st->h2 = h2;
+    h[0] = h0;
+    h[1] = h1;
+    h[2] = h2;
+}
+
+static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
+                                      size_t nblocks, uint64_t hibit)
+{
+    uint64_t h[3] = {st->h0, st->h1, st->h2};
+    polymac_r64_core(h, st->r0, st->r1, in, nblocks, hibit);
+    st->h0 = h[0];
+    st->h1 = h[1];
+    st->h2 = h[2];
 }
 
 /* Fully reduces h mod p (constant time) and returns it in (*lo, *hi);
@@ -99,6 +112,27 @@ static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
     polymac_r64_reduce(st->h0, st->h1, st->h2, &lo, &hi);
     polymac_add_s_store(tag, lo, hi, s);
     polymac_wipe(st, sizeof *st);
+}
+
+/* The whole one-shot MAC in radix 2^64: the front end's path for short
+ * messages (struct polymac_kernel.scalar_max).  h and r stay in local
+ * scalars (registers); only the padded copy of a partial block touches
+ * memory, and it is wiped. */
+static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                    const uint8_t key[32])
+{
+    uint64_t h[3] = {0, 0, 0}, r0, r1, lo, hi;
+    size_t rest = len % 16;
+    polymac_clamp64(&r0, &r1, key);
+    polymac_r64_core(h, r0, r1, msg, len / 16, 1);
+    if (rest) {
+        uint8_t last[16];
+        polymac_pad_last(last, msg + (len - rest), rest);
+        polymac_r64_core(h, r0, r1, last, 1, 0);
+        polymac_wipe(last, sizeof last);
+    }
+    polymac_r64_reduce(h[0], h[1], h[2], &lo, &hi);
+    polymac_add_s_store(tag, lo, hi, key + 16);
 }
 
 /* Radix conversions for SIMD kernels that keep h in smaller limbs.
