@@ -33,4 +33,9 @@ extern const struct polymac_kernel polymac_kernel_power_p9;
 extern const struct polymac_kernel polymac_kernel_s390x_vx;
 #endif
 
+#ifdef POLYMAC_TEST_KERNELS
+/* test builds only (-Dtest_kernels=true): wrong on its vector path */
+extern const struct polymac_kernel polymac_kernel_test_broken;
+#endif
+
 #endif

@@ -1,0 +1,407 @@
+/* test_hostile.c -- hostile input and misuse of every public function:
+ *                   huge lengths, dead and forged states, copies, garbage
+ *                   backend names, a streamed message over 4 GiB */
+/* SPDX-License-Identifier: MIT */
+/* Each case must end in a documented error code or the right tag, never a
+ * crash or an access out of bounds: tools/trust-checks runs this suite
+ * under ASan+UBSan as well.  Complements test_api.c (NULL arguments,
+ * zeroed and random states, final twice) and test_oracle.c (one-shot
+ * message over 4 GiB). */
+#include <sys/mman.h>
+
+#include "common.h"
+#include "trust/spawn.h"
+
+static const uint8_t key[32] = {
+    0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,
+    0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b};
+static uint8_t msg[4096 + 77];
+
+static const size_t huge[] = {
+    1, 15, 16, 17, (size_t)1 << 31, ((size_t)1 << 32) - 1, (size_t)1 << 32, ((size_t)1 << 32) + 1,
+    SIZE_MAX / 2, SIZE_MAX / 2 + 1, SIZE_MAX - 16, SIZE_MAX - 15, SIZE_MAX - 1, SIZE_MAX,
+};
+#define NHUGE (sizeof huge / sizeof *huge)
+
+/* NULL with any non-zero length, however large: EINVAL, before a byte is
+ * read, and a live state survives it. */
+START_TEST(null_with_huge_lengths)
+{
+    uint8_t tag[16], ref[16], t2[16];
+    polymac_state st;
+    oracle(ref, msg, 100, key);
+    ck_assert_int_eq(polymac_init(&st, key), 0);
+    ck_assert_int_eq(polymac_update(&st, msg, 37), 0);       /* something buffered */
+    for (size_t i = 0; i < NHUGE; i++) {
+        size_t len = huge[i];
+        ck_assert_int_eq(polymac_auth(tag, NULL, len, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_verify(ref, NULL, len, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_auth(NULL, NULL, len, NULL), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_verify(NULL, NULL, len, NULL), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_auth(NULL, msg, len, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_auth(tag, msg, len, NULL), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_verify(ref, msg, len, NULL), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_verify(NULL, msg, len, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_update(&st, NULL, len), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_update(NULL, NULL, len), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_update(NULL, msg, len), POLYMAC_EINVAL);
+    }
+    ck_assert_int_eq(polymac_update(&st, msg + 37, 63), 0);
+    ck_assert_int_eq(polymac_final(&st, t2), 0);
+    ck_assert_tag_eq(t2, ref);
+}
+END_TEST
+
+/* NULL, 0 is the empty message everywhere; on a dead state it is still
+ * a state error, not a success. */
+START_TEST(null_zero)
+{
+    uint8_t tag[16], ref[16];
+    polymac_state st;
+    oracle(ref, msg, 0, key);
+    ck_assert_int_eq(polymac_auth(tag, NULL, 0, key), 0);
+    ck_assert_tag_eq(tag, ref);
+    ck_assert_int_eq(polymac_verify(ref, NULL, 0, key), 0);
+    ref[15] ^= 0x80;
+    ck_assert_int_eq(polymac_verify(ref, NULL, 0, key), POLYMAC_EBADTAG);
+    memset(&st, 0, sizeof st);
+    ck_assert_int_eq(polymac_update(&st, NULL, 0), POLYMAC_ESTATE);
+    ck_assert_int_eq(polymac_update(NULL, NULL, 0), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_init(&st, key), 0);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(polymac_update(&st, NULL, 0), 0);
+    ck_assert_int_eq(polymac_final(&st, tag), 0);
+    ref[15] ^= 0x80;
+    ck_assert_tag_eq(tag, ref);
+}
+END_TEST
+
+/* A valid buffer with a length far beyond it, on a state that is not live:
+ * the state check comes first, so nothing is read (ASan would see it). */
+static void dead_state_rejects(polymac_state *st, const char *what)
+{
+    uint8_t tag[16] = {0};
+    for (size_t i = 0; i < NHUGE; i++)
+        ck_assert_msg(polymac_update(st, msg, huge[i]) == POLYMAC_ESTATE, "%s, len %zu", what, huge[i]);
+    ck_assert_msg(polymac_update(st, msg, 1) == POLYMAC_ESTATE, "%s", what);
+    ck_assert_msg(polymac_final(st, tag) == POLYMAC_ESTATE, "%s", what);
+    ck_assert_msg(polymac_final_verify(st, tag) == POLYMAC_ESTATE, "%s", what);
+    ck_assert_msg(polymac_final(st, tag) == POLYMAC_ESTATE, "%s (again)", what);
+}
+
+START_TEST(dead_states)
+{
+    uint8_t tag[16];
+    polymac_state *st = malloc(sizeof *st);      /* never initialised */
+    ck_assert_ptr_nonnull(st);
+    memset(st, 0, sizeof *st);
+    dead_state_rejects(st, "zeroed");
+    memset(st, 0xff, sizeof *st);
+    dead_state_rejects(st, "all 0xff");
+    uint64_t seed = 0xbadbadu;
+    for (int i = 0; i < 500; i++) {
+        test_fill(st->opaque, sizeof st->opaque, &seed);
+        dead_state_rejects(st, "random");
+    }
+    /* finished by final, by final_verify (match and mismatch) */
+    ck_assert_int_eq(polymac_init(st, key), 0);
+    ck_assert_int_eq(polymac_update(st, msg, 33), 0);
+    ck_assert_int_eq(polymac_final(st, tag), 0);
+    dead_state_rejects(st, "after final");
+    ck_assert_int_eq(polymac_init(st, key), 0);
+    ck_assert_int_eq(polymac_update(st, msg, 33), 0);
+    ck_assert_int_eq(polymac_final_verify(st, tag), 0);
+    dead_state_rejects(st, "after final_verify match");
+    ck_assert_int_eq(polymac_init(st, key), 0);
+    tag[0] ^= 1;
+    ck_assert_int_eq(polymac_final_verify(st, tag), POLYMAC_EBADTAG);
+    dead_state_rejects(st, "after final_verify mismatch");
+    /* a copy of a finished state is just as dead */
+    polymac_state copy;
+    memcpy(&copy, st, sizeof copy);
+    dead_state_rejects(&copy, "copy of finished");
+    free(st);
+}
+END_TEST
+
+/* Re-initialising a live state (without final) starts over cleanly. */
+START_TEST(reinit_live_state)
+{
+    uint8_t tag[16], ref[16];
+    polymac_state st;
+    oracle(ref, msg, 1000, key);
+    ck_assert_int_eq(polymac_init(&st, key), 0);
+    ck_assert_int_eq(polymac_update(&st, msg + 5, 777), 0);
+    ck_assert_int_eq(polymac_init(&st, key), 0);
+    ck_assert_int_eq(polymac_update(&st, msg, 1000), 0);
+    ck_assert_int_eq(polymac_final(&st, tag), 0);
+    ck_assert_tag_eq(tag, ref);
+}
+END_TEST
+
+/* A live state copied with memcpy to every alignment, mid-block, and both
+ * the original and the copy continued: each gives the right tag. */
+START_TEST(copies_continue)
+{
+    static unsigned char area[sizeof(polymac_state) + 64];
+    uint8_t ref[16], tag[16];
+    oracle(ref, msg, sizeof msg, key);
+    for (size_t split = 0; split < 300; split += 37) {
+        for (unsigned off = 0; off < 64; off++) {
+            polymac_state st;
+            polymac_state *cp = (polymac_state *)(area + off);
+            ck_assert_int_eq(polymac_init(&st, key), 0);
+            ck_assert_int_eq(polymac_update(&st, msg, split), 0);
+            memcpy(cp, &st, sizeof st);
+            ck_assert_int_eq(polymac_update(cp, msg + split, sizeof msg - split), 0);
+            ck_assert_int_eq(polymac_final(cp, tag), 0);
+            ck_assert_msg(memcmp(tag, ref, 16) == 0, "copy, split %zu offset %u", split, off);
+            ck_assert_int_eq(polymac_update(&st, msg + split, sizeof msg - split), 0);
+            ck_assert_int_eq(polymac_final_verify(&st, ref), 0);
+        }
+    }
+}
+END_TEST
+
+/* Forged states: a live state with its bookkeeping bytes rewritten.  The
+ * layout is the front end's (polymac.c): opaque[0] is the offset of the
+ * front, which starts with an 8-byte magic, then the kernel index and the
+ * buffered byte count.  Whatever is forged, update and final return a
+ * state error or a tag; never a crash, never a jump elsewhere. */
+START_TEST(forged_states)
+{
+    static unsigned char area[sizeof(polymac_state) + 64];
+    uint8_t tag[16];
+    uint64_t seed = 0xf0f0u;
+    unsigned ok = 0, rejected = 0;
+    for (unsigned kidx = 0; kidx < 256; kidx++) {
+        for (int garbage = 0; garbage < 3; garbage++) {
+            polymac_state *st = (polymac_state *)(area + (kidx * 7) % 64);
+            ck_assert_int_eq(polymac_init(st, key), 0);
+            ck_assert_int_eq(polymac_update(st, msg, 1000 + kidx % 16), 0);
+            unsigned off = st->opaque[0];
+            ck_assert_uint_ge(off, 1);
+            ck_assert_uint_le(off, 64);
+            unsigned char *front = st->opaque + off;
+            front[8] = (unsigned char)kidx;
+            if (garbage == 1)       /* kernel state: random bytes */
+                test_fill(front + 64, sizeof(polymac_state) - off - 64, &seed);
+            else if (garbage == 2)  /* kernel state: all ones */
+                memset(front + 64, 0xff, sizeof(polymac_state) - off - 64);
+            int rc = polymac_update(st, msg, sizeof msg);
+            ck_assert_msg(rc == 0 || rc == POLYMAC_ESTATE, "kidx %u: rc %d", kidx, rc);
+            rc = polymac_final(st, tag);
+            ck_assert_msg(rc == 0 || rc == POLYMAC_ESTATE, "kidx %u: rc %d", kidx, rc);
+            if (rc == 0)
+                ok++;
+            else
+                rejected++;
+        }
+    }
+    /* the built-in kernels' indexes are accepted, the rest refused */
+    ck_assert_uint_gt(ok, 0);
+    ck_assert_uint_gt(rejected, 200 * 3);
+
+    /* bad front offsets and buffered counts */
+    static const unsigned bad_off[] = {0, 65, 66, 128, 255};
+    for (size_t i = 0; i < sizeof bad_off / sizeof *bad_off; i++) {
+        polymac_state st;
+        ck_assert_int_eq(polymac_init(&st, key), 0);
+        st.opaque[0] = (unsigned char)bad_off[i];
+        ck_assert_int_eq(polymac_update(&st, msg, 10), POLYMAC_ESTATE);
+        ck_assert_int_eq(polymac_final(&st, tag), POLYMAC_ESTATE);
+    }
+    for (unsigned buflen = 16; buflen < 256; buflen++) {
+        polymac_state st;
+        ck_assert_int_eq(polymac_init(&st, key), 0);
+        st.opaque[st.opaque[0] + 9] = (unsigned char)buflen;
+        ck_assert_int_eq(polymac_update(&st, msg, 10), POLYMAC_ESTATE);
+        ck_assert_int_eq(polymac_final(&st, tag), POLYMAC_ESTATE);
+    }
+    /* another offset pointing at a copy of the magic elsewhere: only
+     * the bytes of the state are ever touched */
+    for (unsigned off = 1; off <= 64; off++) {
+        polymac_state st;
+        ck_assert_int_eq(polymac_init(&st, key), 0);
+        unsigned real = st.opaque[0];
+        memmove(st.opaque + off, st.opaque + real, 64);
+        st.opaque[0] = (unsigned char)off;
+        int rc = polymac_update(&st, msg, 100);
+        ck_assert(rc == 0 || rc == POLYMAC_ESTATE);
+        rc = polymac_final(&st, tag);
+        ck_assert(rc == 0 || rc == POLYMAC_ESTATE);
+    }
+}
+END_TEST
+
+/* One update of more than 4 GiB after a buffered partial block, then more:
+ * lengths are size_t in the streaming path too.  Zero pages cost nothing. */
+START_TEST(streamed_over_4gib)
+{
+    size_t len = ((size_t)1 << 32) + 4099;
+    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    uint8_t tag[16], ref[16];
+    ck_assert_ptr_ne(m, MAP_FAILED);
+    m[3] = 0x11;
+    m[len - 9] = 0x80;
+    crypto_onetimeauth_poly1305_state os;
+    crypto_onetimeauth_poly1305_init(&os, key);
+    for (size_t off = 0; off < len; off += (size_t)1 << 30) {
+        size_t n = len - off < ((size_t)1 << 30) ? len - off : ((size_t)1 << 30);
+        crypto_onetimeauth_poly1305_update(&os, m + off, n);
+    }
+    crypto_onetimeauth_poly1305_final(&os, ref);
+    polymac_state st;
+    ck_assert_int_eq(polymac_init(&st, key), 0);
+    ck_assert_int_eq(polymac_update(&st, m, 5), 0);
+    ck_assert_int_eq(polymac_update(&st, m + 5, len - 5 - 100), 0);
+    ck_assert_int_eq(polymac_update(&st, m + len - 100, 100), 0);
+    ck_assert_int_eq(polymac_final(&st, tag), 0);
+    ck_assert_tag_eq(tag, ref);
+    munmap(m, len);
+}
+END_TEST
+
+/* Names that are nearly right, huge, or binary: refused, nothing changes. */
+static const char *near_names[] = {
+    "generic-r26 ", " generic-r26", "GENERIC-R26", "generic-r2", "generic-r266",
+    "generic-r26\n", "generic-r26\t", "generic", "x86", "x86-avx", "x86-avx512ifma2",
+    "auto ", "AUTO", "auto\n", "%s%s%s%n", "../../../etc/passwd", "test-broken",
+    "\x01", "\xff\xfe", "g\xc3\xa9n\xc3\xa9ric-r26",
+};
+
+START_TEST(garbage_backend_names)
+{
+    const char *names[32];
+    size_t n = polymac_backend_list(names, 32);
+    ck_assert_uint_ge(n, 1);
+    ck_assert_uint_eq(polymac_backend_list(NULL, 0), n);
+    ck_assert_uint_eq(polymac_backend_list(NULL, 1000), n);     /* NULL names, cap > 0 */
+    const char *few[1] = {NULL};
+    ck_assert_uint_eq(polymac_backend_list(few, 1), n);
+    ck_assert_str_eq(few[0], names[0]);
+
+    ck_assert_int_eq(polymac_backend_select("generic-r26x2"), 0);
+    for (size_t i = 0; i < sizeof near_names / sizeof *near_names; i++) {
+        int rc = polymac_backend_select(near_names[i]);
+        ck_assert_msg(rc == POLYMAC_EBACKEND || rc == POLYMAC_EUNSUPPORTED, "'%s': %d", near_names[i], rc);
+        ck_assert_str_eq(polymac_backend_name(), "generic-r26x2");
+    }
+    size_t biglen = 1 << 20;
+    char *big = malloc(biglen + 1);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'a', biglen);
+    big[biglen] = 0;
+    ck_assert_int_eq(polymac_backend_select(big), POLYMAC_EBACKEND);
+    memcpy(big, "generic-r26", 11);             /* a valid prefix, then more */
+    ck_assert_int_eq(polymac_backend_select(big), POLYMAC_EBACKEND);
+    uint64_t seed = 4242;
+    for (int i = 0; i < 2000; i++) {
+        size_t len = (size_t)(test_rand(&seed) % 64);
+        for (size_t j = 0; j < len; j++)
+            big[j] = (char)(1 + test_rand(&seed) % 255);
+        big[len] = 0;
+        int rc = polymac_backend_select(big);
+        if (rc == 0)      /* only a real name or the empty one may succeed */
+            ck_assert(len == 0 || strcmp(polymac_backend_name(), big) == 0);
+        polymac_backend_select("generic-r26x2");
+    }
+    free(big);
+    ck_assert_str_eq(polymac_backend_name(), "generic-r26x2");
+    polymac_backend_select(NULL);
+}
+END_TEST
+
+/* The same garbage in POLYMAC_BACKEND of a fresh process: automatic
+ * selection, exit 0, and under POLYMAC_DEBUG=1 one bounded, printable
+ * explanation. */
+static char out[8192], err[8192];
+
+static void check_env_value(const char *value, const char *debug)
+{
+    int rc = run_self("--child", value, debug, out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == 0, "POLYMAC_BACKEND='%.40s': exit %d, stderr %s", value, rc, err);
+    ck_assert_msg(strstr(out, "(auto)") != NULL, "POLYMAC_BACKEND='%.40s' selected: %s", value, out);
+    if (!debug) {
+        ck_assert_msg(err[0] == 0, "POLYMAC_BACKEND='%.40s' printed without POLYMAC_DEBUG: %s", value, err);
+        return;
+    }
+    ck_assert_msg(strstr(err, "ignored") != NULL, "no explanation for '%.40s': %s", value, err);
+    size_t lines = 0;
+    for (const char *p = err; *p; p++) {
+        ck_assert_msg(*p == '\n' || (*p >= 0x20 && *p < 0x7f), "unprintable byte 0x%02x on stderr",
+                      (unsigned char)*p);
+        lines += *p == '\n';
+    }
+    ck_assert_uint_le(strlen(err), 400);
+    ck_assert_uint_le(lines, 4);
+}
+
+START_TEST(garbage_env_values)
+{
+    for (size_t i = 0; i < sizeof near_names / sizeof *near_names; i++) {
+        if (strcmp(near_names[i], "test-broken") == 0)
+            continue;
+        check_env_value(near_names[i], "1");
+        check_env_value(near_names[i], NULL);
+    }
+    size_t biglen = 100000;
+    char *big = malloc(biglen + 1);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'k', biglen);
+    big[biglen] = 0;
+    check_env_value(big, "1");
+    uint64_t seed = 31337;
+    for (int i = 0; i < 20; i++) {
+        size_t len = 1 + (size_t)(test_rand(&seed) % 300);
+        for (size_t j = 0; j < len; j++)
+            big[j] = (char)(1 + test_rand(&seed) % 255);
+        big[len] = 0;
+        check_env_value(big, i % 2 ? "1" : NULL);
+    }
+    free(big);
+}
+END_TEST
+
+static int child(void)
+{
+    const char *names[32];
+    size_t n = polymac_backend_list(names, 32);
+    const char *active = polymac_backend_name();
+    uint8_t tag[16], ref[16];
+    crypto_onetimeauth_poly1305(ref, msg, sizeof msg, key);
+    if (polymac_auth(tag, msg, sizeof msg, key) != 0 || memcmp(tag, ref, 16) != 0) {
+        printf("wrong tag\n");
+        return 1;
+    }
+    printf("active %s%s\n", active, n && strcmp(active, names[0]) == 0 ? " (auto)" : "");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = 0x405711e;
+    test_fill(msg, sizeof msg, &seed);
+    if (sodium_init() < 0)
+        return 1;
+    if (argc > 1 && strcmp(argv[1], "--child") == 0)
+        return child();
+    Suite *s = suite_create("hostile");
+    TCase *tc = tcase_create("hostile");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, null_with_huge_lengths);
+    tcase_add_test(tc, null_zero);
+    tcase_add_test(tc, dead_states);
+    tcase_add_test(tc, reinit_live_state);
+    tcase_add_test(tc, copies_continue);
+    tcase_add_test(tc, forged_states);
+    tcase_add_test(tc, garbage_backend_names);
+    tcase_add_test(tc, garbage_env_values);
+    if (!test_quick() && sizeof(size_t) > 4)
+        tcase_add_test(tc, streamed_over_4gib);
+    else
+        printf("quick mode: the streamed 4 GiB message is not tested in this run\n");
+    suite_add_tcase(s, tc);
+    return test_run(s);
+}
