@@ -22,16 +22,10 @@ static void polymac_blocks_generic_r26(void *ks, const uint8_t *in, size_t nbloc
                                        uint32_t hibit)
 {
     struct r26_state *st = ks;
-    uint32_t h[5], m[5];
+    uint32_t h[5];
     memcpy(h, st->h, sizeof h);
-    for (; nblocks; nblocks--, in += 16) {
-        uint64_t d[5] = {0, 0, 0, 0, 0};
-        polymac_r26_split(m, in, hibit);
-        for (int i = 0; i < 5; i++)
-            h[i] += m[i];
-        polymac_r26_mul_acc(d, h, &st->key);
-        polymac_r26_carry(h, d);
-    }
+    for (; nblocks; nblocks--, in += 16)
+        polymac_r26_block(h, in, hibit, &st->key);
     memcpy(st->h, h, sizeof h);
 }
 

@@ -39,14 +39,8 @@ static void polymac_blocks_generic_r26x2(void *ks, const uint8_t *in, size_t nbl
         polymac_r26_mul_acc(d, m, &st->r1);
         polymac_r26_carry(h, d);
     }
-    if (nblocks) {
-        uint64_t d[5] = {0, 0, 0, 0, 0};
-        polymac_r26_split(m, in, hibit);
-        for (int i = 0; i < 5; i++)
-            h[i] += m[i];
-        polymac_r26_mul_acc(d, h, &st->r1);
-        polymac_r26_carry(h, d);
-    }
+    if (nblocks)
+        polymac_r26_block(h, in, hibit, &st->r1);
     memcpy(st->h, h, sizeof h);
 }
 

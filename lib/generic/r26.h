@@ -68,6 +68,19 @@ static inline void polymac_r26_carry(uint32_t h[5], const uint64_t d[5])
     h[1] += (uint32_t)(t >> 26);
 }
 
+/* One block: h = (h + m) r. */
+static inline void polymac_r26_block(uint32_t h[5], const uint8_t *in, uint32_t hibit,
+                                     const struct polymac_r26_key *k)
+{
+    uint32_t m[5];
+    uint64_t d[5] = {0, 0, 0, 0, 0};
+    polymac_r26_split(m, in, hibit);
+    for (int i = 0; i < 5; i++)
+        h[i] += m[i];
+    polymac_r26_mul_acc(d, h, k);
+    polymac_r26_carry(h, d);
+}
+
 /* Fully reduces h mod p in constant time and writes (h + s) mod 2^128. */
 static inline void polymac_r26_finish(uint32_t h[5], uint8_t tag[16], const uint8_t s[16])
 {

@@ -81,21 +81,29 @@ static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
     st->h2 = h[2];
 }
 
+/* h mod 2^130 + 5 (h >> 130): the same value mod p, with h2 <= 4. */
+static inline void polymac_r64_fold(uint64_t h[3], uint64_t h0, uint64_t h1, uint64_t h2)
+{
+    uint64_t c = (h2 >> 2) * 5;
+    polymac_u128 t = (polymac_u128)h0 + c;
+    h[0] = (uint64_t)t;
+    t = (t >> 64) + h1;
+    h[1] = (uint64_t)t;
+    h[2] = (h2 & 3) + (uint64_t)(t >> 64);
+}
+
 /* Fully reduces h mod p (constant time) and returns it in (*lo, *hi);
  * h may be anything below 2^131. */
 static inline void polymac_r64_reduce(uint64_t h0, uint64_t h1, uint64_t h2,
                                       uint64_t *lo, uint64_t *hi)
 {
-    /* fold bits 130 and up */
-    uint64_t c = (h2 >> 2) * 5;
-    h2 &= 3;
-    polymac_u128 t = (polymac_u128)h0 + c;
-    h0 = (uint64_t)t;
-    t = (t >> 64) + h1;
-    h1 = (uint64_t)t;
-    h2 += (uint64_t)(t >> 64);
+    uint64_t f[3];
+    polymac_r64_fold(f, h0, h1, h2);
+    h0 = f[0];
+    h1 = f[1];
+    h2 = f[2];
     /* g = h + 5 - 2^130; use it when h >= p, i.e. when g has bit 130 */
-    t = (polymac_u128)h0 + 5;
+    polymac_u128 t = (polymac_u128)h0 + 5;
     uint64_t g0 = (uint64_t)t;
     t = (t >> 64) + h1;
     uint64_t g1 = (uint64_t)t;
@@ -156,16 +164,11 @@ static inline void polymac_r64_from_r26(struct polymac_r64 *st, const uint64_t l
                      + ((polymac_u128)l[2] << 52);
     uint64_t h0 = (uint64_t)t;
     t = (t >> 64) + ((polymac_u128)l[3] << 14) + ((polymac_u128)l[4] << 40);
-    uint64_t h1 = (uint64_t)t;
-    uint64_t h2 = (uint64_t)(t >> 64);
-    /* fold bits 130 and up */
-    uint64_t c = (h2 >> 2) * 5;
-    h2 &= 3;
-    t = (polymac_u128)h0 + c;
-    st->h0 = (uint64_t)t;
-    t = (t >> 64) + h1;
-    st->h1 = (uint64_t)t;
-    st->h2 = h2 + (uint64_t)(t >> 64);
+    uint64_t f[3];
+    polymac_r64_fold(f, h0, (uint64_t)t, (uint64_t)(t >> 64));
+    st->h0 = f[0];
+    st->h1 = f[1];
+    st->h2 = f[2];
 }
 
 /* r44: three limbs of 44, 44 and 42 bits (radix 2^44, for IFMA). */
@@ -183,15 +186,11 @@ static inline void polymac_r64_from_r44(struct polymac_r64 *st, const uint64_t l
     polymac_u128 t = (polymac_u128)l[0] + ((polymac_u128)l[1] << 44);
     uint64_t h0 = (uint64_t)t;
     t = (t >> 64) + ((polymac_u128)l[2] << 24);
-    uint64_t h1 = (uint64_t)t;
-    uint64_t h2 = (uint64_t)(t >> 64);
-    uint64_t c = (h2 >> 2) * 5;
-    h2 &= 3;
-    t = (polymac_u128)h0 + c;
-    st->h0 = (uint64_t)t;
-    t = (t >> 64) + h1;
-    st->h1 = (uint64_t)t;
-    st->h2 = h2 + (uint64_t)(t >> 64);
+    uint64_t f[3];
+    polymac_r64_fold(f, h0, (uint64_t)t, (uint64_t)(t >> 64));
+    st->h0 = f[0];
+    st->h1 = f[1];
+    st->h2 = f[2];
 }
 
 #endif
