@@ -5,23 +5,31 @@
 #include "../kernels.h"
 
 struct avx2_state {
+    uint64_t table[9 * 4];    /* r^4, r^2, r^3, r^1 by lane (r26vec.h);
+                                 first, for aligned rows */
     struct polymac_r26vec_head hd;
-    uint32_t table[9 * 4];    /* r^4, r^2, r^3, r^1 by lane (r26vec.h) */
 };
 _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 
 /*
  * Break-even, in blocks per call, of the vector code against the scalar
- * radix-2^64 code.  COLD applies while the powers are not yet computed (the
- * call pays three scalar multiplications for r^2..r^4 first), WARM once
- * they are.  Measured on AMD Zen 4 (Ryzen, 2 shared cores) with a harness
- * timing init + blocks(n) + emit from a fresh state (COLD) and
- * blocks(n) on a state whose powers exist (WARM), medians of 2000
- * interleaved rounds per n, scalar forced against vector forced:
- * see the numbers below each constant.
+ * radix-2^64 code.  COLD applies while the powers are not yet computed
+ * (the call computes r^2..r^4 first), WARM once they are.
+ *
+ * Measured on AMD Zen 4 (2 shared cores) with a harness that links two
+ * builds of this file, one forced scalar and one forced vector, and times
+ * them interleaved (2001 rounds of 8 calls each, medians, rdtsc): COLD as
+ * init + blocks(n) + emit on a fresh key, the one-shot hot path; WARM as
+ * blocks(n) on a state whose powers exist.  TSC cycles per call, scalar
+ * vs vector:
+ *   cold: 8 blocks 132 vs 156, 11 blocks 179 vs 204, 12 blocks 195 vs 188,
+ *         16 blocks 259 vs 214, 20 blocks 323 vs 247
+ *   warm: 4 blocks 73 vs 45, 8 blocks 136 vs 72
+ * Non-multiples of four pay for their scalar tail (13 blocks 211 vs 206),
+ * so 12 is where the vector path starts to win for good.
  */
 #ifndef POLYMAC_AVX2_COLD_BLOCKS
-#define POLYMAC_AVX2_COLD_BLOCKS 8
+#define POLYMAC_AVX2_COLD_BLOCKS 12
 #endif
 #ifndef POLYMAC_AVX2_WARM_BLOCKS
 #define POLYMAC_AVX2_WARM_BLOCKS 4
@@ -51,11 +59,7 @@ static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
         return;
     }
     if (st->hd.powers != 4) {
-        struct polymac_r64 acc;
-        polymac_r26vec_pow pw[4];
-        polymac_r26vec_acc_r(&acc, &st->hd.r64);
-        polymac_r26vec_powers(pw, &acc, 1, 4);
-        polymac_r26vec_table4(st->table, pw);
+        polymac_r26vec_table4(st->table, &st->hd.r64);
         st->hd.powers = 4;
     }
     polymac_r26vec_to26(&st->hd);
@@ -78,7 +82,9 @@ static void polymac_emit_x86_avx2(void *ks, uint8_t tag[16], const uint8_t s[16]
     polymac_r64_reduce(st->hd.r64.h0, st->hd.r64.h1, st->hd.r64.h2, &lo, &hi);
     polymac_add_s_store(tag, lo, hi, s);
     /* the table holds secrets only when a long enough call filled it */
-    polymac_r26vec_wipe(st, st->hd.powers == 4 ? sizeof *st : sizeof st->hd);
+    if (st->hd.powers == 4)
+        polymac_r26vec_wipe(st->table, sizeof st->table);
+    polymac_r26vec_wipe(&st->hd, sizeof st->hd);
 }
 
 const struct polymac_kernel polymac_kernel_x86_avx2 = {

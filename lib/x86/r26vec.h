@@ -33,106 +33,44 @@ struct polymac_r26vec_head {
 /*
  * The powers table of an N-lane kernel: row i < 5 is limb i of the power
  * each lane multiplies by in its last step, rows 5..8 are 5 times limbs
- * 1..4 (limb products at 2^130 and above fold back times 5).  32-bit
- * entries keep the tables small; loads widen them to 64-bit lanes.
+ * 1..4 (limb products at 2^130 and above fold back times 5), one 64-bit
+ * lane per vector lane so that the cores load rows as they are.
  *
  * The lanes are in the order the loads leave the blocks in (see
  * polymac_r26vec_core4), which is why the powers are not monotone.
  * Lane 0 always holds the first block of a group and so the highest power,
  * which is also the one every lane multiplies by in the loop.
  *
- * Rows are written with one vector store each: the core reloads them at
- * once, and a wide load that spans several narrow stores cannot be
- * forwarded from the store buffer (a stall per row, which cost the first
- * call on a key more than computing the powers did).
+ * The powers are computed with the same vector multiplication as the
+ * messages, several at once: two dependent steps give r^4, r^2, r^3, r
+ * (a chain of three scalar multiplications took longer than hashing four
+ * blocks), and one more step the eight-lane powers.  The results come out
+ * already transposed into rows.
  */
 
-/* One power of r as carried 26-bit limbs (limbs 0..4) and their fives
- * (entries 5..8 are 5 times limbs 1..4). */
-typedef uint32_t polymac_r26vec_pow[9];
-
-/* Writes the power held in acc (as h, radix 2^64, partially reduced) as
- * limbs below 2^26 + 1, so that 5 times a limb stays far below 2^32. */
-static inline void polymac_r26vec_put_power(polymac_r26vec_pow out,
-                                            const struct polymac_r64 *acc)
-{
-    uint64_t l[5], c;
-    polymac_r64_to_r26(acc, l);
-    /* h2 <= 4 leaves l[4] below 2^27; fold its excess into l[0] */
-    c = l[4] >> 26;
-    l[4] &= POLYMAC_R26VEC_MASK;
-    l[0] += c * 5;
-    c = l[0] >> 26;
-    l[0] &= POLYMAC_R26VEC_MASK;
-    l[1] += c;
-    /* written out: GCC vectorises a loop here into a wide reload of the
-     * narrow stores above, a store-forwarding stall on every power */
-    out[0] = (uint32_t)l[0];
-    out[1] = (uint32_t)l[1];
-    out[2] = (uint32_t)l[2];
-    out[3] = (uint32_t)l[3];
-    out[4] = (uint32_t)l[4];
-    out[5] = (uint32_t)(l[1] * 5);
-    out[6] = (uint32_t)(l[2] * 5);
-    out[7] = (uint32_t)(l[3] * 5);
-    out[8] = (uint32_t)(l[4] * 5);
-}
-
-/* acc = acc r: one radix-2^64 block of zeros with hibit 0 is exactly one
- * multiplication by r, so the powers reuse the scalar code as it is. */
-static inline void polymac_r26vec_mul_r(struct polymac_r64 *acc)
-{
-    static const uint8_t zero[16];
-    polymac_r64_blocks(acc, zero, 1, 0);
-}
-
-/* acc = r^1, the start of every table. */
-static inline void polymac_r26vec_acc_r(struct polymac_r64 *acc,
-                                        const struct polymac_r64 *key)
-{
-    acc->h0 = key->r0;
-    acc->h1 = key->r1;
-    acc->h2 = 0;
-    acc->r0 = key->r0;
-    acc->r1 = key->r1;
-}
-
-/* pw[k - first] = r^k for k = first..last.  acc holds r^first as h on
- * entry and r^last on return. */
-static inline void polymac_r26vec_powers(polymac_r26vec_pow *pw,
-                                         struct polymac_r64 *acc,
-                                         unsigned first, unsigned last)
-{
-    for (unsigned k = first; k <= last; k++) {
-        polymac_r26vec_put_power(pw[k - first], acc);
-        if (k < last)
-            polymac_r26vec_mul_r(acc);
-    }
-}
-
-/* The 4-lane table from r^1..r^4 (p[k - 1] = r^k): lanes r^4, r^2, r^3,
- * r^1. */
-static inline void polymac_r26vec_table4(uint32_t table[9 * 4],
-                                         const polymac_r26vec_pow *p)
-{
-    for (int i = 0; i < 9; i++)
-        _mm_storeu_si128((__m128i *)(table + i * 4),
-                         _mm_setr_epi32((int)p[3][i], (int)p[1][i],
-                                        (int)p[2][i], (int)p[0][i]));
-}
+/* 256-bit spellings for the macros below */
+#define polymac_y_i      __m256i
+#define polymac_y_add    _mm256_add_epi64
+#define polymac_y_and    _mm256_and_si256
+#define polymac_y_or     _mm256_or_si256
+#define polymac_y_srli   _mm256_srli_epi64
+#define polymac_y_slli   _mm256_slli_epi64
+#define polymac_y_mul    _mm256_mul_epu32
 
 /* polymac_wipe for the vector kernels' states: GCC 12 turns memset of
- * these sizes into rep stos, whose start-up cost exceeds hashing a short
- * message; vector stores are what it should have emitted.  n is a
- * multiple of 8. */
+ * these sizes, and even a loop of zero vector stores, into rep stos, whose
+ * start-up cost exceeds hashing a short message.  Hiding the zero from the
+ * optimiser keeps the plain stores.  n is a multiple of 8. */
 static inline void polymac_r26vec_wipe(void *p, size_t n)
 {
     uint8_t *b = p;
     size_t i = 0;
+    __m256i z = _mm256_setzero_si256();
+    __asm__("" : "+x"(z));
     for (; i + 32 <= n; i += 32)
-        _mm256_storeu_si256((__m256i *)(b + i), _mm256_setzero_si256());
+        _mm256_storeu_si256((__m256i *)(b + i), z);
     for (; i + 8 <= n; i += 8)
-        _mm_storel_epi64((__m128i *)(b + i), _mm_setzero_si128());
+        _mm_storel_epi64((__m128i *)(b + i), _mm256_castsi256_si128(z));
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
@@ -182,9 +120,11 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
  * 2^26 + 2^8 after a vector carry chain (2^26 + 2^11 from carry_out,
  * 2^26.33 for the top limb after to26), message limbs below 2^26 (the top
  * one below 2^25 with hibit), so below 2^27.1 < 2^32 as vpmuludq needs.
- * Power limbs are below 2^26 + 1, their fives below 2^28.33, so each
- * column sums five products below 2^27.1 2^28.33: d < 2^57.8, and eight
- * lanes summed stay below 2^61.
+ * Power limbs come out of the same carry chain, below 2^26 + 2^10, their
+ * fives below 2^28.33, so each column sums five products below
+ * 2^27.1 2^28.33: d < 2^57.8, and eight lanes summed stay below 2^61.
+ * (Computing the powers multiplies two such powers: below 2^26.01 times
+ * 2^28.33, five times, d < 2^57.7.)
  *
  * The carry chain after each multiplication runs two interleaved chains
  * (d3 -> d4 -> d0 -> d1 and d0 -> d1 -> d2 -> d3 -> d4) in the order of
@@ -194,6 +134,8 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
  *   d0 -> d1, d2 -> d3        d1 < 2^26 + 2^9, d3 < 2^26 + 2^32
  *   d3 -> d4                  d4 < 2^26 + 2^7
  * so every limb ends below 2^26 + 2^9, and the next h + m below 2^27.1.
+ * (With d < 2^59 the same steps give carries below 2^33 and limbs below
+ * 2^26 + 2^10.)
  */
 #define POLYMAC_R26VEC_CARRY(W, d0, d1, d2, d3, d4, mask) do {             \
         W##i c_;                                                            \
@@ -238,15 +180,6 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
         h##4 = W##add(h##4, W##or(W##srli(hi, 40), hib));                   \
     } while (0)
 
-/* 256-bit spellings for the macros above */
-#define polymac_y_i      __m256i
-#define polymac_y_add    _mm256_add_epi64
-#define polymac_y_and    _mm256_and_si256
-#define polymac_y_or     _mm256_or_si256
-#define polymac_y_srli   _mm256_srli_epi64
-#define polymac_y_slli   _mm256_slli_epi64
-#define polymac_y_mul    _mm256_mul_epu32
-
 /* Sum of the four 64-bit lanes. */
 static inline uint64_t polymac_r26vec_hsum4(__m256i v)
 {
@@ -254,6 +187,72 @@ static inline uint64_t polymac_r26vec_hsum4(__m256i v)
                               _mm256_extracti128_si256(v, 1));
     t = _mm_add_epi64(t, _mm_unpackhi_epi64(t, t));
     return (uint64_t)_mm_cvtsi128_si64(t);
+}
+
+/* Five limb vectors to table rows: the limbs and 5 times limbs 1..4. */
+#define POLYMAC_R26VEC_STORE_ROWS(W, store, table, n, p) do {                \
+        store((table) + 0 * (n), p##0);                                     \
+        store((table) + 1 * (n), p##1);                                     \
+        store((table) + 2 * (n), p##2);                                     \
+        store((table) + 3 * (n), p##3);                                     \
+        store((table) + 4 * (n), p##4);                                     \
+        store((table) + 5 * (n), W##add(p##1, W##slli(p##1, 2)));           \
+        store((table) + 6 * (n), W##add(p##2, W##slli(p##2, 2)));           \
+        store((table) + 7 * (n), W##add(p##3, W##slli(p##3, 2)));           \
+        store((table) + 8 * (n), W##add(p##4, W##slli(p##4, 2)));           \
+    } while (0)
+
+static inline void polymac_r26vec_store4(uint64_t *p, __m256i v)
+{
+    _mm256_storeu_si256((__m256i *)p, v);
+}
+
+/* The 4-lane table, lanes r^4, r^2, r^3, r, from the key (r64 holds r):
+ * [r, r, r, r] [r, r, r, 1] = [r^2, r^2, r^2, r], then times
+ * [r^2, 1, r, 1] = [r^4, r^2, r^3, r]. */
+static inline void polymac_r26vec_table4(uint64_t table[9 * 4],
+                                         const struct polymac_r64 *key)
+{
+    const __m256i mask = _mm256_set1_epi64x(POLYMAC_R26VEC_MASK);
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i x0, x1, x2, x3, x4, y0, y1, y2, y3, y4, t1, t2, t3, t4;
+    __m256i d0, d1, d2, d3, d4, p0, p1, p2, p3, p4;
+    struct polymac_r64 rr = {key->r0, key->r1, 0, key->r0, key->r1};
+    uint64_t l[5];
+
+    polymac_r64_to_r26(&rr, l);     /* r < 2^124: exact 26-bit limbs */
+    x0 = _mm256_set1_epi64x((long long)l[0]);
+    x1 = _mm256_set1_epi64x((long long)l[1]);
+    x2 = _mm256_set1_epi64x((long long)l[2]);
+    x3 = _mm256_set1_epi64x((long long)l[3]);
+    x4 = _mm256_set1_epi64x((long long)l[4]);
+    /* lane 3 becomes 1: limb 0 one, the others zero (blend of 64-bit lane
+     * 3 is dwords 6 and 7) */
+    y0 = _mm256_blend_epi32(x0, one, 0xc0);
+    y1 = _mm256_blend_epi32(x1, zero, 0xc0);
+    y2 = _mm256_blend_epi32(x2, zero, 0xc0);
+    y3 = _mm256_blend_epi32(x3, zero, 0xc0);
+    y4 = _mm256_blend_epi32(x4, zero, 0xc0);
+    t1 = _mm256_add_epi64(y1, _mm256_slli_epi64(y1, 2));
+    t2 = _mm256_add_epi64(y2, _mm256_slli_epi64(y2, 2));
+    t3 = _mm256_add_epi64(y3, _mm256_slli_epi64(y3, 2));
+    t4 = _mm256_add_epi64(y4, _mm256_slli_epi64(y4, 2));
+    POLYMAC_R26VEC_MUL(polymac_y_, d, x, y, t);
+    POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
+    /* [r^2, 1, r, 1]: lane 0 from d, lane 2 from x, lanes 1 and 3 one */
+    y0 = _mm256_blend_epi32(_mm256_blend_epi32(d0, x0, 0x30), one, 0xcc);
+    y1 = _mm256_blend_epi32(_mm256_blend_epi32(d1, x1, 0x30), zero, 0xcc);
+    y2 = _mm256_blend_epi32(_mm256_blend_epi32(d2, x2, 0x30), zero, 0xcc);
+    y3 = _mm256_blend_epi32(_mm256_blend_epi32(d3, x3, 0x30), zero, 0xcc);
+    y4 = _mm256_blend_epi32(_mm256_blend_epi32(d4, x4, 0x30), zero, 0xcc);
+    t1 = _mm256_add_epi64(y1, _mm256_slli_epi64(y1, 2));
+    t2 = _mm256_add_epi64(y2, _mm256_slli_epi64(y2, 2));
+    t3 = _mm256_add_epi64(y3, _mm256_slli_epi64(y3, 2));
+    t4 = _mm256_add_epi64(y4, _mm256_slli_epi64(y4, 2));
+    POLYMAC_R26VEC_MUL(polymac_y_, p, d, y, t);
+    POLYMAC_R26VEC_CARRY(polymac_y_, p0, p1, p2, p3, p4, mask);
+    POLYMAC_R26VEC_STORE_ROWS(polymac_y_, polymac_r26vec_store4, table, 4, p);
 }
 
 /*
@@ -267,7 +266,7 @@ static inline uint64_t polymac_r26vec_hsum4(__m256i v)
  * halves leaves the lanes in the order 0, 2, 1, 3, which the table follows
  * (table4 above) instead of spending a cross-lane permute per group.
  */
-static inline void polymac_r26vec_core4(uint64_t h26[5], const uint32_t table[9 * 4],
+static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4],
                                         const uint8_t *in, size_t ngroups,
                                         uint32_t hibit)
 {
@@ -277,15 +276,15 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint32_t table[9 
     __m256i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
 
     /* lane 0 of each row is r^4: broadcast it for the loop */
-    r0 = _mm256_set1_epi32((int)table[0 * 4]);
-    r1 = _mm256_set1_epi32((int)table[1 * 4]);
-    r2 = _mm256_set1_epi32((int)table[2 * 4]);
-    r3 = _mm256_set1_epi32((int)table[3 * 4]);
-    r4 = _mm256_set1_epi32((int)table[4 * 4]);
-    s1 = _mm256_set1_epi32((int)table[5 * 4]);
-    s2 = _mm256_set1_epi32((int)table[6 * 4]);
-    s3 = _mm256_set1_epi32((int)table[7 * 4]);
-    s4 = _mm256_set1_epi32((int)table[8 * 4]);
+    r0 = _mm256_set1_epi64x((long long)table[0 * 4]);
+    r1 = _mm256_set1_epi64x((long long)table[1 * 4]);
+    r2 = _mm256_set1_epi64x((long long)table[2 * 4]);
+    r3 = _mm256_set1_epi64x((long long)table[3 * 4]);
+    r4 = _mm256_set1_epi64x((long long)table[4 * 4]);
+    s1 = _mm256_set1_epi64x((long long)table[5 * 4]);
+    s2 = _mm256_set1_epi64x((long long)table[6 * 4]);
+    s3 = _mm256_set1_epi64x((long long)table[7 * 4]);
+    s4 = _mm256_set1_epi64x((long long)table[8 * 4]);
     h0 = _mm256_set_epi64x(0, 0, 0, (long long)h26[0]);
     h1 = _mm256_set_epi64x(0, 0, 0, (long long)h26[1]);
     h2 = _mm256_set_epi64x(0, 0, 0, (long long)h26[2]);
@@ -307,8 +306,7 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint32_t table[9 
     }
 
     /* last step: each lane times its own power, then the lanes summed */
-#define POLYMAC_R26VEC_ROW4(i) \
-    _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(table + (i) * 4)))
+#define POLYMAC_R26VEC_ROW4(i) _mm256_loadu_si256((const __m256i *)(table + (i) * 4))
     r0 = POLYMAC_R26VEC_ROW4(0);
     r1 = POLYMAC_R26VEC_ROW4(1);
     r2 = POLYMAC_R26VEC_ROW4(2);

@@ -1,0 +1,291 @@
+/* poly1305_x86_avx512.c -- AVX-512F kernel: eight lanes in radix 2^26,
+ *                          four-lane AVX2 and scalar radix 2^64 for less */
+/* SPDX-License-Identifier: MIT */
+#include "r26vec.h"
+#include "../kernels.h"
+
+/* tables first, each a whole number of cache lines, for aligned rows */
+struct avx512_state {
+    uint64_t table8[9 * 8];   /* r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 */
+    uint64_t table4[9 * 4];   /* r^4, r^2, r^3, r^1 by lane (r26vec.h) */
+    struct polymac_r26vec_head hd;
+};
+_Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
+
+/*
+ * Break-evens, in blocks per call.  Below MIN4 the scalar radix-2^64 code
+ * runs, from MIN4 the four-lane core, from MIN8 the eight-lane one.  COLD
+ * applies while the powers the path needs are not yet computed (MIN8_COLD
+ * also while only the four-lane ones are: conservative), WARM once they
+ * are.
+ *
+ * Measured on AMD Zen 4 (2 shared cores) with a harness that links two
+ * builds of this file with different thresholds forced and times them
+ * interleaved (2001 rounds of 8 calls each, medians, rdtsc): COLD as
+ * init + blocks(n) + emit on a fresh key, WARM as blocks(n) on a state
+ * whose powers exist.  TSC cycles per call:
+ *   cold, scalar vs four lanes (as the AVX2 kernel): 12 blocks 195 vs 188
+ *   cold, four vs eight lanes: 16 blocks 200 vs 249, 32 blocks 301 vs 314,
+ *     39 blocks 368 vs 359, 40 blocks 353 vs 349 (eight lanes pay about
+ *     190 cycles of powers and set-up once; the four-lane tail costs less)
+ *   warm, scalar vs eight lanes: 3 blocks 51 vs 60, 4 blocks 68 vs 65
+ *   warm, four vs eight lanes: 4 blocks 40 vs 64, 5 blocks 74 vs 66,
+ *     12 blocks 94 vs 98 (a tie), 16 blocks 116 vs 87
+ */
+#ifndef POLYMAC_AVX512_MIN4_COLD
+#define POLYMAC_AVX512_MIN4_COLD 12
+#endif
+#ifndef POLYMAC_AVX512_MIN4_WARM
+#define POLYMAC_AVX512_MIN4_WARM 4
+#endif
+#ifndef POLYMAC_AVX512_MIN8_COLD
+#define POLYMAC_AVX512_MIN8_COLD 40
+#endif
+#ifndef POLYMAC_AVX512_MIN8_WARM
+#define POLYMAC_AVX512_MIN8_WARM 5
+#endif
+_Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
+               POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
+               "break-even below one group");
+
+#define polymac_z_i      __m512i
+#define polymac_z_add    _mm512_add_epi64
+#define polymac_z_and    _mm512_and_si512
+#define polymac_z_or     _mm512_or_si512
+#define polymac_z_srli   _mm512_srli_epi64
+#define polymac_z_slli   _mm512_slli_epi64
+#define polymac_z_mul    _mm512_mul_epu32
+
+/* x with its 64-bit lanes moved up by n (0..7), zeros shifted in. */
+static inline __m512i polymac_lanes_up(__m512i x, unsigned n)
+{
+    const __m512i iota = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    __m512i idx = _mm512_sub_epi64(iota, _mm512_set1_epi64((long long)n));
+    return _mm512_maskz_permutexvar_epi64((__mmask8)(0xffu << n), idx, x);
+}
+
+/*
+ * Eight lanes: polymac_r26vec_core4 with 512-bit vectors and r^8 (the
+ * bounds there hold unchanged: each lane's arithmetic is the same).  Two
+ * 64-byte loads hold blocks 0..3 and 4..7; unpacking 64-bit halves leaves
+ * the lanes in the block order 0, 4, 1, 5, 2, 6, 3, 7, which table8
+ * follows.
+ *
+ * Any nblocks >= 1: when it is not a multiple of eight, the first group
+ * starts with k = -nblocks mod 8 zero blocks that are not in the message
+ * (no hibit either), and h enters with block k, the first real one.  Zero
+ * blocks add nothing and block k gets the weight of a first block, r^n,
+ * so the sum is unchanged, and no block is left over for a four-lane pass
+ * and a scalar tail (each costs an extra final step, more than the
+ * multiplications the zero lanes waste).  Masked loads read only the
+ * message's bytes.  k depends on the length alone: no secret is involved.
+ */
+static inline void polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8],
+                                 const uint8_t *in, size_t nblocks, uint32_t hibit)
+{
+    /* lane of block j, in the unpacked order */
+    static const uint8_t lane_of[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    const __m512i mask = _mm512_set1_epi64(POLYMAC_R26VEC_MASK);
+    const __m512i hib = _mm512_set1_epi64(hibit ? (1 << 24) : 0);
+    const unsigned k = (unsigned)(0 - nblocks) & 7;
+    size_t ngroups = nblocks / 8 + (k != 0);
+    __m512i r0, r1, r2, r3, r4, s1, s2, s3, s4;
+    __m512i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
+    __m512i a, b, hb;
+
+    /* lane 0 of each row is r^8: broadcast it for the loop */
+    r0 = _mm512_set1_epi64((long long)table[0 * 8]);
+    r1 = _mm512_set1_epi64((long long)table[1 * 8]);
+    r2 = _mm512_set1_epi64((long long)table[2 * 8]);
+    r3 = _mm512_set1_epi64((long long)table[3 * 8]);
+    r4 = _mm512_set1_epi64((long long)table[4 * 8]);
+    s1 = _mm512_set1_epi64((long long)table[5 * 8]);
+    s2 = _mm512_set1_epi64((long long)table[6 * 8]);
+    s3 = _mm512_set1_epi64((long long)table[7 * 8]);
+    s4 = _mm512_set1_epi64((long long)table[8 * 8]);
+    {
+        const __mmask8 at = (__mmask8)(1u << lane_of[k]);
+        h0 = _mm512_maskz_set1_epi64(at, (long long)h26[0]);
+        h1 = _mm512_maskz_set1_epi64(at, (long long)h26[1]);
+        h2 = _mm512_maskz_set1_epi64(at, (long long)h26[2]);
+        h3 = _mm512_maskz_set1_epi64(at, (long long)h26[3]);
+        h4 = _mm512_maskz_set1_epi64(at, (long long)h26[4]);
+    }
+
+    /* the first group: 2k zero qwords, then the message's 16 - 2k */
+    if (k == 0) {
+        a = _mm512_loadu_si512((const void *)in);
+        b = _mm512_loadu_si512((const void *)(in + 64));
+        hb = hib;
+    } else {
+        __mmask8 real = 0;
+        for (unsigned j = k; j < 8; j++)
+            real |= (__mmask8)(1u << lane_of[j]);
+        if (k <= 4) {
+            a = polymac_lanes_up(_mm512_maskz_loadu_epi64(
+                    (__mmask8)(0xffu >> (2 * k)), in), 2 * k);
+            b = _mm512_loadu_si512((const void *)(in + 16 * (4 - k)));
+        } else {
+            a = _mm512_setzero_si512();
+            b = polymac_lanes_up(_mm512_maskz_loadu_epi64(
+                    (__mmask8)(0xffu >> (2 * k - 8)), in), 2 * k - 8);
+        }
+        hb = _mm512_maskz_mov_epi64(real, hib);
+    }
+    in += 16 * (8 - k);
+
+    for (;;) {
+        __m512i lo = _mm512_unpacklo_epi64(a, b);
+        __m512i hi = _mm512_unpackhi_epi64(a, b);
+        POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hb);
+        if (--ngroups == 0)
+            break;
+        POLYMAC_R26VEC_MUL(polymac_z_, d, h, r, s);
+        POLYMAC_R26VEC_CARRY(polymac_z_, d0, d1, d2, d3, d4, mask);
+        h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
+        a = _mm512_loadu_si512((const void *)in);
+        b = _mm512_loadu_si512((const void *)(in + 64));
+        hb = hib;
+        in += 128;
+    }
+
+    /* last step: each lane times its own power, then the lanes summed */
+#define POLYMAC_ROW8(i) _mm512_loadu_si512((const void *)(table + (i) * 8))
+    r0 = POLYMAC_ROW8(0);
+    r1 = POLYMAC_ROW8(1);
+    r2 = POLYMAC_ROW8(2);
+    r3 = POLYMAC_ROW8(3);
+    r4 = POLYMAC_ROW8(4);
+    s1 = POLYMAC_ROW8(5);
+    s2 = POLYMAC_ROW8(6);
+    s3 = POLYMAC_ROW8(7);
+    s4 = POLYMAC_ROW8(8);
+#undef POLYMAC_ROW8
+    POLYMAC_R26VEC_MUL(polymac_z_, d, h, r, s);
+    uint64_t t[5];
+    t[0] = (uint64_t)_mm512_reduce_add_epi64(d0);
+    t[1] = (uint64_t)_mm512_reduce_add_epi64(d1);
+    t[2] = (uint64_t)_mm512_reduce_add_epi64(d2);
+    t[3] = (uint64_t)_mm512_reduce_add_epi64(d3);
+    t[4] = (uint64_t)_mm512_reduce_add_epi64(d4);
+    polymac_r26vec_carry_out(h26, t);
+}
+
+static inline void polymac_store8(uint64_t *p, __m512i v)
+{
+    _mm512_storeu_si512((void *)p, v);
+}
+
+/* The 8-lane table from the 4-lane one (lanes r^4, r^2, r^3, r): one
+ * vector step, [r^4, r^4, r^3, r^3, r^2, r^2, r, r] times
+ * [r^4, 1, r^4, 1, r^4, 1, r^4, 1] = [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r],
+ * so r^1..r^4 are computed once per key even when a state first needs
+ * four lanes and later eight. */
+static inline void polymac_table8(uint64_t table8[9 * 8], const uint64_t table4[9 * 4])
+{
+    const __m512i mask = _mm512_set1_epi64(POLYMAC_R26VEC_MASK);
+    const __m512i pairs = _mm512_setr_epi64(0, 0, 2, 2, 1, 1, 3, 3);
+    const __m512i one = _mm512_set1_epi64(1);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i x0, x1, x2, x3, x4, y0, y1, y2, y3, y4, t1, t2, t3, t4;
+    __m512i p0, p1, p2, p3, p4;
+
+#define POLYMAC_X(i) _mm512_permutexvar_epi64(pairs, _mm512_castsi256_si512( \
+        _mm256_loadu_si256((const __m256i *)(table4 + (i) * 4))))
+#define POLYMAC_Y(i, odd) _mm512_mask_blend_epi64(0xaa, \
+        _mm512_set1_epi64((long long)table4[(i) * 4]), odd)
+    x0 = POLYMAC_X(0); x1 = POLYMAC_X(1); x2 = POLYMAC_X(2);
+    x3 = POLYMAC_X(3); x4 = POLYMAC_X(4);
+    y0 = POLYMAC_Y(0, one); y1 = POLYMAC_Y(1, zero); y2 = POLYMAC_Y(2, zero);
+    y3 = POLYMAC_Y(3, zero); y4 = POLYMAC_Y(4, zero);
+#undef POLYMAC_X
+#undef POLYMAC_Y
+    t1 = _mm512_add_epi64(y1, _mm512_slli_epi64(y1, 2));
+    t2 = _mm512_add_epi64(y2, _mm512_slli_epi64(y2, 2));
+    t3 = _mm512_add_epi64(y3, _mm512_slli_epi64(y3, 2));
+    t4 = _mm512_add_epi64(y4, _mm512_slli_epi64(y4, 2));
+    POLYMAC_R26VEC_MUL(polymac_z_, p, x, y, t);
+    POLYMAC_R26VEC_CARRY(polymac_z_, p0, p1, p2, p3, p4, mask);
+    POLYMAC_R26VEC_STORE_ROWS(polymac_z_, polymac_store8, table8, 8, p);
+}
+
+/* Makes sure the tables hold the powers for want lanes (4 or 8).  The
+ * level read from the state is only compared: garbage reads as none. */
+static void polymac_powers_x86_avx512(struct avx512_state *st, unsigned want)
+{
+    unsigned have = st->hd.powers;
+
+    if (have == 8 || have == want)
+        return;
+    if (have != 4)
+        polymac_r26vec_table4(st->table4, &st->hd.r64);
+    if (want == 8)
+        polymac_table8(st->table8, st->table4);
+    st->hd.powers = want;
+}
+
+static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
+{
+    struct avx512_state *st = ks;
+    polymac_r64_init(&st->hd.r64, r);
+    st->hd.base2_26 = 0;
+    st->hd.powers = 0;
+}
+
+static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
+                                      uint32_t hibit)
+{
+    struct avx512_state *st = ks;
+    unsigned have = st->hd.powers;
+    size_t min4 = have == 4 || have == 8 ? POLYMAC_AVX512_MIN4_WARM
+                                         : POLYMAC_AVX512_MIN4_COLD;
+    size_t min8 = have == 8 ? POLYMAC_AVX512_MIN8_WARM : POLYMAC_AVX512_MIN8_COLD;
+
+    if (nblocks < min4 && nblocks < min8) {
+        polymac_r26vec_to64(&st->hd);
+        polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
+        return;
+    }
+    polymac_r26vec_to26(&st->hd);
+    if (nblocks >= min8) {
+        /* eight lanes take every block, whatever nblocks mod 8 */
+        polymac_powers_x86_avx512(st, 8);
+        polymac_core8(st->hd.h26, st->table8, in, nblocks, hibit);
+        return;
+    }
+    polymac_powers_x86_avx512(st, 4);
+    polymac_r26vec_core4(st->hd.h26, st->table4, in, nblocks / 4, hibit);
+    /* up to three blocks are left: the scalar code takes them, and h
+     * stays in radix 2^64 */
+    if (nblocks % 4) {
+        polymac_r26vec_to64(&st->hd);
+        polymac_r64_blocks(&st->hd.r64, in + (nblocks & ~(size_t)3) * 16,
+                           nblocks % 4, hibit);
+    }
+}
+
+static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[16])
+{
+    struct avx512_state *st = ks;
+    uint64_t lo, hi;
+    unsigned have = st->hd.powers;
+
+    polymac_r26vec_to64(&st->hd);
+    polymac_r64_reduce(st->hd.r64.h0, st->hd.r64.h1, st->hd.r64.h2, &lo, &hi);
+    polymac_add_s_store(tag, lo, hi, s);
+    /* wipe the tables only as far as a call filled them */
+    if (have == 8)
+        polymac_r26vec_wipe(st->table8, sizeof st->table8);
+    if (have == 4 || have == 8)
+        polymac_r26vec_wipe(st->table4, sizeof st->table4);
+    polymac_r26vec_wipe(&st->hd, sizeof st->hd);
+}
+
+const struct polymac_kernel polymac_kernel_x86_avx512 = {
+    .name = "x86-avx512",
+    .cpu_required = POLYMAC_CPU_X86_AVX512F,
+    .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
+    .init = polymac_init_x86_avx512,
+    .blocks = polymac_blocks_x86_avx512,
+    .emit = polymac_emit_x86_avx512,
+};
