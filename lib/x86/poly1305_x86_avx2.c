@@ -46,18 +46,12 @@ static void polymac_init_x86_avx2(void *ks, const uint8_t r[16])
     st->hd.powers = 0;
 }
 
-static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
-                                    uint32_t hibit)
+/* The vector path, out of line: inlined, its register and stack set-up
+ * would be paid by every short message too. */
+static __attribute__((noinline)) void
+polymac_vector_x86_avx2(struct avx2_state *st, const uint8_t *in, size_t nblocks,
+                        uint32_t hibit)
 {
-    struct avx2_state *st = ks;
-    size_t need = st->hd.powers == 4 ? POLYMAC_AVX2_WARM_BLOCKS
-                                     : POLYMAC_AVX2_COLD_BLOCKS;
-
-    if (nblocks < need) {
-        polymac_r26vec_to64(&st->hd);
-        polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
-        return;
-    }
     if (st->hd.powers != 4) {
         polymac_r26vec_table4(st->table, &st->hd.r64);
         st->hd.powers = 4;
@@ -73,6 +67,27 @@ static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     }
 }
 
+static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
+                                    uint32_t hibit)
+{
+    struct avx2_state *st = ks;
+    size_t need = st->hd.powers == 4 ? POLYMAC_AVX2_WARM_BLOCKS
+                                     : POLYMAC_AVX2_COLD_BLOCKS;
+
+    if (nblocks >= need) {
+        polymac_vector_x86_avx2(st, in, nblocks, hibit);
+        return;
+    }
+    polymac_r26vec_to64(&st->hd);
+    polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
+}
+
+/* Out of line for the same reason as the vector path. */
+static __attribute__((noinline)) void polymac_wipe_all_x86_avx2(struct avx2_state *st)
+{
+    polymac_r26vec_wipe(st, sizeof *st);
+}
+
 static void polymac_emit_x86_avx2(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct avx2_state *st = ks;
@@ -81,10 +96,12 @@ static void polymac_emit_x86_avx2(void *ks, uint8_t tag[16], const uint8_t s[16]
     polymac_r26vec_to64(&st->hd);
     polymac_r64_reduce(st->hd.r64.h0, st->hd.r64.h1, st->hd.r64.h2, &lo, &hi);
     polymac_add_s_store(tag, lo, hi, s);
-    /* the table holds secrets only when a long enough call filled it */
+    /* the table and h26 hold secrets only when a long enough call ran the
+     * vectors; a short message wipes what generic-r64 would */
     if (st->hd.powers == 4)
-        polymac_r26vec_wipe(st->table, sizeof st->table);
-    polymac_r26vec_wipe(&st->hd, sizeof st->hd);
+        polymac_wipe_all_x86_avx2(st);
+    else
+        polymac_wipe(&st->hd.r64, sizeof st->hd.r64);
 }
 
 const struct polymac_kernel polymac_kernel_x86_avx2 = {
@@ -93,4 +110,7 @@ const struct polymac_kernel polymac_kernel_x86_avx2 = {
     .init = polymac_init_x86_avx2,
     .blocks = polymac_blocks_x86_avx2,
     .emit = polymac_emit_x86_avx2,
+    /* a one-shot message this short has fewer full blocks than the cold
+     * break-even, so blocks() would run the scalar code anyway */
+    .scalar_max = POLYMAC_AVX2_COLD_BLOCKS * 16 - 1,
 };

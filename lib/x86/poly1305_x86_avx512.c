@@ -232,22 +232,14 @@ static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
     st->hd.powers = 0;
 }
 
-static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
-                                      uint32_t hibit)
+/* The vector paths, out of line: inlined, their register and stack set-up
+ * would be paid by every short message too. */
+static __attribute__((noinline)) void
+polymac_vector_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
+                          uint32_t hibit, int eight)
 {
-    struct avx512_state *st = ks;
-    unsigned have = st->hd.powers;
-    size_t min4 = have == 4 || have == 8 ? POLYMAC_AVX512_MIN4_WARM
-                                         : POLYMAC_AVX512_MIN4_COLD;
-    size_t min8 = have == 8 ? POLYMAC_AVX512_MIN8_WARM : POLYMAC_AVX512_MIN8_COLD;
-
-    if (nblocks < min4 && nblocks < min8) {
-        polymac_r26vec_to64(&st->hd);
-        polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
-        return;
-    }
     polymac_r26vec_to26(&st->hd);
-    if (nblocks >= min8) {
+    if (eight) {
         /* eight lanes take every block, whatever nblocks mod 8 */
         polymac_powers_x86_avx512(st, 8);
         polymac_core8(st->hd.h26, st->table8, in, nblocks, hibit);
@@ -264,6 +256,35 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
     }
 }
 
+static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
+                                      uint32_t hibit)
+{
+    struct avx512_state *st = ks;
+    unsigned have = st->hd.powers;
+    size_t min4 = have == 4 || have == 8 ? POLYMAC_AVX512_MIN4_WARM
+                                         : POLYMAC_AVX512_MIN4_COLD;
+    size_t min8 = have == 8 ? POLYMAC_AVX512_MIN8_WARM : POLYMAC_AVX512_MIN8_COLD;
+
+    if (nblocks >= min8 || nblocks >= min4) {
+        polymac_vector_x86_avx512(st, in, nblocks, hibit, nblocks >= min8);
+        return;
+    }
+    polymac_r26vec_to64(&st->hd);
+    polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
+}
+
+/* Out of line for the same reason as the vector paths. */
+static __attribute__((noinline)) void polymac_wipe_all_x86_avx512(struct avx512_state *st,
+                                                                  unsigned have)
+{
+    if (have == 8) {
+        polymac_r26vec_wipe(st, sizeof *st);
+    } else {
+        polymac_r26vec_wipe(st->table4, sizeof st->table4);
+        polymac_r26vec_wipe(&st->hd, sizeof st->hd);
+    }
+}
+
 static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct avx512_state *st = ks;
@@ -273,12 +294,12 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
     polymac_r26vec_to64(&st->hd);
     polymac_r64_reduce(st->hd.r64.h0, st->hd.r64.h1, st->hd.r64.h2, &lo, &hi);
     polymac_add_s_store(tag, lo, hi, s);
-    /* wipe the tables only as far as a call filled them */
-    if (have == 8)
-        polymac_r26vec_wipe(st->table8, sizeof st->table8);
-    if (have == 4 || have == 8)
-        polymac_r26vec_wipe(st->table4, sizeof st->table4);
-    polymac_r26vec_wipe(&st->hd, sizeof st->hd);
+    /* wipe the tables only as far as a call filled them; h26 holds
+     * secrets only once a vector path ran, which also set the level */
+    if (have == 8 || have == 4)
+        polymac_wipe_all_x86_avx512(st, have);
+    else
+        polymac_wipe(&st->hd.r64, sizeof st->hd.r64);
 }
 
 const struct polymac_kernel polymac_kernel_x86_avx512 = {
@@ -288,4 +309,8 @@ const struct polymac_kernel polymac_kernel_x86_avx512 = {
     .init = polymac_init_x86_avx512,
     .blocks = polymac_blocks_x86_avx512,
     .emit = polymac_emit_x86_avx512,
+    /* a one-shot message this short has fewer full blocks than either cold
+     * break-even, so blocks() would run the scalar code anyway */
+    .scalar_max = (POLYMAC_AVX512_MIN4_COLD < POLYMAC_AVX512_MIN8_COLD
+                   ? POLYMAC_AVX512_MIN4_COLD : POLYMAC_AVX512_MIN8_COLD) * 16 - 1,
 };
