@@ -19,17 +19,20 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
  * Measured on AMD Zen 4 (2 shared cores) with a harness that links two
  * builds of this file, one forced scalar and one forced vector, and times
  * them interleaved (2001 rounds of 8 calls each, medians, rdtsc): COLD as
- * init + blocks(n) + emit on a fresh key, the one-shot hot path; WARM as
- * blocks(n) on a state whose powers exist.  TSC cycles per call, scalar
- * vs vector:
- *   cold: 8 blocks 132 vs 156, 11 blocks 179 vs 204, 12 blocks 195 vs 188,
- *         16 blocks 259 vs 214, 20 blocks 323 vs 247
+ * init + blocks(n) + emit with a new key each call, the one-shot hot path;
+ * WARM as blocks(n) on a state whose powers exist.  TSC cycles per call,
+ * scalar vs vector:
+ *   cold: 11 blocks 175 vs 213, 12 blocks 191 vs 197, 15 blocks 239 vs 244,
+ *         16 blocks 255 vs 224, 17 blocks 271 vs 242
  *   warm: 4 blocks 73 vs 45, 8 blocks 136 vs 72
- * Non-multiples of four pay for their scalar tail (13 blocks 211 vs 206),
- * so 12 is where the vector path starts to win for good.
+ * (With one key for every call the cold break-even looked like 12 blocks;
+ * a new key per call, as users have, moves it to 16.)  Through the front
+ * end (polymac_auth, whose scalar path is a fused one-shot) the same
+ * holds: 240 bytes 237 vs 276 cycles, 256 bytes 252 vs 250, 320 bytes
+ * 316 vs 279; hence scalar_max below.
  */
 #ifndef POLYMAC_AVX2_COLD_BLOCKS
-#define POLYMAC_AVX2_COLD_BLOCKS 12
+#define POLYMAC_AVX2_COLD_BLOCKS 16
 #endif
 #ifndef POLYMAC_AVX2_WARM_BLOCKS
 #define POLYMAC_AVX2_WARM_BLOCKS 4
