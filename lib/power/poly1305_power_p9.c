@@ -232,4 +232,6 @@ const struct polymac_kernel polymac_kernel_power_p9 = {
     .init = polymac_init_power_p9,
     .blocks = polymac_blocks_power_p9,
     .emit = polymac_emit_power_p9,
+    /* one-shot messages this short never reach the vector code */
+    .scalar_max = P9_MIN_BLOCKS_COLD * 16 - 1,
 };

@@ -250,4 +250,6 @@ const struct polymac_kernel polymac_kernel_power_vsx = {
     .init = polymac_init_power_vsx,
     .blocks = polymac_blocks_power_vsx,
     .emit = polymac_emit_power_vsx,
+    /* one-shot messages this short never reach the vector code */
+    .scalar_max = VSX_MIN_BLOCKS_COLD * 16 - 1,
 };
