@@ -37,21 +37,25 @@
  * radix flag that a later call could misread, and short calls run the
  * scalar radix-2^64 code of r64.h unchanged.
  *
- * Carry analysis (the bounds hold for all-0xff keys, messages and h):
- *   - powers r^e are stored carried: r0 < 2^44, r1 < 2^44 + 2^7,
- *     r2 < 2^42, so s1 < 2^48.4 and s2 < 2^46.4: every multiplier < 2^52
- *     (vpmadd52 ignores bits 52 and up of its factors: they must be 0).
- *   - lanes leave ifma_mulred with h0 < 2^44, h1 < 2^44 + 2^7, h2 < 2^42;
- *     h from radix 2^64 has limbs below 2^44, 2^44, 2^43 (h2 <= 4); a
- *     message adds m0, m1 < 2^44 and m2 < 2^41.  So every multiplicand
- *     t_i < 2^45 < 2^52.
- *   - d0 < 2^45 (2^44 + 2^46.4 + 2^48.4) < 2^93.8: g0 < 2^41.8; likewise
- *     g1 < 2^40.1, g2 < 2^38.3; l_i < 3 * 2^52 + 2^44 (with a message).
- *   - carries: c0 = (l0 >> 44) + (g0 << 8) < 2^49.9, c1 < 2^48.2 and
- *     c2 = (l2 >> 42) + (g2 << 10) < 2^48.4, so 5 c2 < 2^50.7 (exact in
- *     the 52-bit low half of an IFMA) and h0 + 5 c2 < 2^50.8; one more carry
- *     h0 -> h1 restores the bounds.  No 64-bit intermediate exceeds 2^55.
- *   - the sum of 16 lanes stays below 2^49 per limb, well inside what
+ * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
+ * messages and h; checked by propagating upper bounds through every
+ * instruction of ifma_mulred and ifma_mulpow to a fixed point):
+ *   - vpmadd52 ignores bits 52 and up of its factors, so every factor must
+ *     be below 2^52, and a shift or a multiplication by 5 done by IFMA is
+ *     exact only while the product stays below 2^52.
+ *   - powers leave ifma_mulpow with limbs below 2^44 + 2^7, 2^44 + 2^5,
+ *     2^42 + 2^4, so s1 < 2^48.4 and s2 < 2^46.4.
+ *   - lanes leave ifma_mulred with h0 < 2^44, h1 < 2^44 + 2^6, h2 < 2^42;
+ *     h from radix 2^64 has limbs below 2^44, 2^44, 2^43 (h2 <= 4).  A
+ *     message added before a product has limbs below 2^44, 2^44, 2^41, so
+ *     every multiplicand is below 2^45.  A message that starts the
+ *     accumulators (ifma_load8_acc) has limb 1 below 2^52 + 2^20.
+ *   - then d0 < 2^45 (2^44 + 2^46.4 + 2^48.4): g0 < 2^40.7, g1 < 2^38.9,
+ *     g2 < 2^37.7, so g0 << 8, g1 << 8, g2 << 10 < 2^48.7; l_i < 2^54.1.
+ *   - c = (l2 >> 42) + (g2 << 10) < 2^47.7, 5 c < 2^50.1, h0 + 5 c <
+ *     2^50.2; one more carry h0 -> h1 restores the bounds.  No 64-bit
+ *     intermediate exceeds 2^55.
+ *   - the sum of 16 lanes stays below 2^48.1 per limb, well inside what
  *     polymac_r64_from_r44 accepts (63 bits).
  */
 
@@ -116,7 +120,7 @@ IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
 }
 
 /*
- * Returns h p + e mod p per lane, carried to h0 < 2^44, h1 < 2^44 + 2^7,
+ * Returns h p + e mod p per lane, carried to h0 < 2^44, h1 < 2^44 + 2^6,
  * h2 < 2^42 (see the analysis at the top).  e (a message group, or 0)
  * starts the low accumulators, so absorbing a message costs no add.
  *
@@ -190,9 +194,9 @@ IFMA_INLINE __m512i ifma_times5(__m512i x)
  * before y (y is a permutation of x), the three products of a limb run in
  * parallel, and the carries run as two parallel rounds instead of one
  * sequential chain.  With x, y below 2^45 per limb (they are powers, at
- * most 2^44 + 2^9, 2^44 + 2^7, 2^42 + 2^5): d0 < 2^92.5, so after round one
- * h0 < 2^50.1, h1, h2 < 2^48.7, and after round two h0 < 2^44 + 2^9,
- * h1 < 2^44 + 2^7, h2 < 2^42 + 2^5.
+ * most 2^44 + 2^7, 2^44 + 2^5, 2^42 + 2^4): after round one h0 < 2^49,
+ * h1 < 2^47.6, h2 < 2^45.9, and after round two h0 < 2^44 + 2^7,
+ * h1 < 2^44 + 2^5, h2 < 2^42 + 2^4.
  */
 IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
 {
