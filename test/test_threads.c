@@ -119,8 +119,33 @@ START_TEST(race)
 }
 END_TEST
 
+/* A test of the test: an unsynchronised counter that ThreadSanitizer must
+ * report (tools/trust-checks expects the report). */
+static int planted_counter;
+
+static void *planted_worker(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 1000; i++)
+        planted_counter++;
+    return NULL;
+}
+
+static int planted_race(void)
+{
+    pthread_t a, b;
+    pthread_create(&a, NULL, planted_worker, NULL);
+    pthread_create(&b, NULL, planted_worker, NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    printf("planted race ran (%d); ThreadSanitizer should have reported it\n", planted_counter);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--planted-race") == 0)
+        return planted_race();
     if (argc > 1)
         iterations = atoi(argv[1]);
     if (sodium_init() < 0)

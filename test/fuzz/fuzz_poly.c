@@ -1,0 +1,171 @@
+/* fuzz_poly.c -- differential fuzzing: every usable kernel, one-shot and
+ *                streamed at fuzzer-chosen split points, against libsodium */
+/* SPDX-License-Identifier: MIT */
+/* Input layout (short inputs are zero-padded):
+ *   byte 0        kernel for the streamed run (index into the usable list)
+ *   byte 1        low 3 bits: number of split points; bit 3: copy the state
+ *                 to a misaligned place mid-message; bit 4: switch the
+ *                 global backend mid-message (the state must not follow)
+ *   bytes 2..15   7 split points, 16-bit little-endian, taken mod len+1
+ *   bytes 16..47  the key
+ *   bytes 48..    the message
+ * Any difference from libsodium, or any verify that accepts a wrong tag or
+ * refuses the right one, aborts: libFuzzer keeps the input as a crash.
+ *
+ * Built two ways (test/trust/meson.build): with clang -fsanitize=fuzzer
+ * as the libFuzzer target fuzz_poly, and everywhere with a small main()
+ * (POLYMAC_FUZZ_REPLAY) that replays the committed corpus as a test. */
+#include <sodium.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymac.h"
+
+#define HEADER 48
+
+static const char *kernels[32];
+static size_t nkernels;
+
+static void die(const char *what, const char *kernel, size_t len)
+{
+    fprintf(stderr, "fuzz_poly: %s (kernel %s, message length %zu)\n", what, kernel, len);
+    abort();
+}
+
+static void setup(void)
+{
+    if (sodium_init() < 0)
+        abort();
+    nkernels = polymac_backend_list(kernels, 32);
+    if (nkernels == 0 || nkernels > 32)
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint8_t head[HEADER] = {0};
+    memcpy(head, data, size < HEADER ? size : HEADER);
+    const uint8_t *key = head + 16;
+    const uint8_t *msg = size > HEADER ? data + HEADER : NULL;
+    size_t len = size > HEADER ? size - HEADER : 0;
+    uint8_t ref[16], tag[16], bad[16];
+
+    if (!nkernels)
+        setup();
+    crypto_onetimeauth_poly1305(ref, msg ? msg : (const uint8_t *)"", len, key);
+    memcpy(bad, ref, 16);
+    bad[head[2] & 15] ^= (uint8_t)(1u << (head[3] & 7));
+
+    /* one-shot and verify on every kernel */
+    for (size_t k = 0; k < nkernels; k++) {
+        if (polymac_backend_select(kernels[k]) != 0)
+            die("a listed kernel cannot be selected", kernels[k], len);
+        if (polymac_auth(tag, msg, len, key) != 0 || memcmp(tag, ref, 16) != 0)
+            die("one-shot tag differs from libsodium", kernels[k], len);
+        if (polymac_verify(ref, msg, len, key) != 0)
+            die("verify refused the right tag", kernels[k], len);
+        if (polymac_verify(bad, msg, len, key) != POLYMAC_EBADTAG)
+            die("verify accepted a wrong tag", kernels[k], len);
+    }
+
+    /* streamed on the chosen kernel, split where the input says */
+    const char *kname = kernels[head[0] % nkernels];
+    size_t cuts[8];
+    unsigned ncuts = head[1] & 7;
+    for (unsigned i = 0; i < ncuts; i++)
+        cuts[i] = (size_t)(head[2 + 2 * i] | head[3 + 2 * i] << 8) % (len + 1);
+    for (unsigned i = 1; i < ncuts; i++)           /* insertion sort */
+        for (unsigned j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+            size_t t = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = t;
+        }
+    cuts[ncuts] = len;
+    static unsigned char area[sizeof(polymac_state) + 64];
+    polymac_state st0, *st = &st0;
+    if (polymac_backend_select(kname) != 0 || polymac_init(st, key) != 0)
+        die("init failed", kname, len);
+    size_t at = 0;
+    for (unsigned i = 0; i <= ncuts; i++) {
+        if (polymac_update(st, msg ? msg + at : NULL, cuts[i] - at) != 0)
+            die("update failed", kname, len);
+        at = cuts[i];
+        if (i == 0 && (head[1] & 8)) {
+            polymac_state *cp = (polymac_state *)(area + 1 + head[0] % 63);
+            memcpy(cp, st, sizeof *st);
+            st = cp;
+        }
+        if (i == 0 && (head[1] & 16))
+            polymac_backend_select(kernels[(head[0] + 1u) % nkernels]);
+    }
+    if (head[1] & 32) {
+        if (polymac_final_verify(st, ref) != 0)
+            die("final_verify refused the right tag", kname, len);
+    } else {
+        if (polymac_final(st, tag) != 0 || memcmp(tag, ref, 16) != 0)
+            die("streamed tag differs from libsodium", kname, len);
+    }
+    if (polymac_final(st, tag) != POLYMAC_ESTATE)
+        die("a finished state was accepted", kname, len);
+    polymac_backend_select(NULL);
+    return 0;
+}
+
+#ifdef POLYMAC_FUZZ_REPLAY
+/* fuzz_replay FILE|DIR...: runs each input once; a finding aborts. */
+#include <dirent.h>
+#include <sys/stat.h>
+
+static size_t replayed;
+
+static void replay_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    static uint8_t buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    uint8_t *copy = malloc(n ? n : 1);      /* exact size: ASan sees over-reads */
+    if (!copy)
+        exit(1);
+    memcpy(copy, buf, n);
+    LLVMFuzzerTestOneInput(copy, n);
+    free(copy);
+    replayed++;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        struct stat sb;
+        if (stat(argv[i], &sb) != 0) {
+            perror(argv[i]);
+            return 1;
+        }
+        if (!S_ISDIR(sb.st_mode)) {
+            replay_file(argv[i]);
+            continue;
+        }
+        DIR *d = opendir(argv[i]);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+            replay_file(path);
+        }
+        if (d)
+            closedir(d);
+    }
+    printf("replayed %zu inputs on %zu kernels: no difference from libsodium\n", replayed, nkernels);
+    return replayed ? 0 : 1;
+}
+#endif
