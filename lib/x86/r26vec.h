@@ -23,8 +23,8 @@
  */
 struct polymac_r26vec_head {
     struct polymac_r64 r64;   /* r always; h while base2_26 == 0 */
-    uint64_t h26[5];          /* h while base2_26 != 0: five limbs,
-                                 each below 2^27 */
+    uint64_t h26[5];          /* h while base2_26 != 0: five 26-bit limbs,
+                                 each below 2^27 (carries pending) */
     uint32_t base2_26;        /* nonzero: h lives in h26 */
     uint32_t powers;          /* highest power of r in the tables: 0, 4, 8
                                  (any other value reads as 0) */
@@ -97,7 +97,7 @@ static inline void polymac_r26vec_to64(struct polymac_r26vec_head *hd)
  * The sums of the lanes' unreduced products (each below 2^60: see the
  * bounds in core4) carried into the state's limbs.  Sequential carries:
  * this runs once per call.  Limbs end below 2^26 except limb 1, below
- * 2^26 + 2^11.
+ * 2^26 + 2^12.
  */
 static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5])
 {
@@ -107,7 +107,7 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
     t2 = d[2] + c; c = t2 >> 26; t2 &= POLYMAC_R26VEC_MASK;
     t3 = d[3] + c; c = t3 >> 26; t3 &= POLYMAC_R26VEC_MASK;
     t4 = d[4] + c; c = t4 >> 26; t4 &= POLYMAC_R26VEC_MASK;
-    t0 += c * 5;                   /* c < 2^35: t0 < 2^38 */
+    t0 += c * 5;                   /* c < 2^35: t0 < 2^38, next c < 2^12 */
     c = t0 >> 26; t0 &= POLYMAC_R26VEC_MASK;
     t1 += c;
     h26[0] = t0; h26[1] = t1; h26[2] = t2; h26[3] = t3; h26[4] = t4;
@@ -117,7 +117,7 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
  * Bounds, for all-0xff keys and messages in every lane.
  *
  * Entering a multiplication each lane's limbs are h + m: h limbs below
- * 2^26 + 2^8 after a vector carry chain (2^26 + 2^11 from carry_out,
+ * 2^26 + 2^9 after a vector carry chain (2^26 + 2^12 from carry_out,
  * 2^26.33 for the top limb after to26), message limbs below 2^26 (the top
  * one below 2^25 with hibit), so below 2^27.1 < 2^32 as vpmuludq needs.
  * Power limbs come out of the same carry chain, below 2^26 + 2^10, their
