@@ -176,7 +176,9 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
                                       _mm512_set1_epi64(1 << 10));
     /* bits 130 and up: c 2^130 == 5 c */
     o.h0 = _mm512_madd52lo_epu64(o.h0, c, _mm512_set1_epi64(5));
-    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
+    /* h0 < 2^50.2 < 2^52, so the high half of h0 * 2^8 is h0 >> 44: an
+     * IFMA instead of a shift (which only one port runs) and an add */
+    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, _mm512_set1_epi64(1 << 8));
     o.h0 = _mm512_and_si512(o.h0, m44);
     return o;
 }
@@ -272,10 +274,11 @@ IFMA_INLINE struct ifma_h ifma_load8(const uint8_t *in, __m512i hb)
 
 /*
  * The 8 blocks at in as the starting values of ifma_mulred's accumulators,
- * one instruction cheaper: limb 1 takes block bits 64..95 as the low half
- * of hi * 2^20 (one IFMA for a shift, an add and a mask), so it reaches
- * 2^52 + 2^20 and carries block bits 88..95 into limb 2 itself; limb 2
- * takes bits 96..127 only.  Never a factor: limb 1 may exceed 52 bits.
+ * with fewer instructions and no shift of hi: limb 1 takes block bits
+ * 64..95 as the low half of hi * 2^20 (one IFMA for a shift, an add and a
+ * mask), so it reaches 2^52 + 2^20 and carries block bits 88..95 into
+ * limb 2 itself; limb 2 takes bits 96..127 only, moved by a byte shuffle.
+ * Never a factor: limb 1 may exceed 52 bits.
  */
 IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
 {
@@ -288,9 +291,12 @@ IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
     struct ifma_h m;
     m.h0 = _mm512_and_si512(lo, _mm512_set1_epi64(IFMA_M44));
     m.h1 = _mm512_madd52lo_epu64(_mm512_srli_epi64(lo, 44), hi, _mm512_set1_epi64(1 << 20));
-    /* (a & b) | c in one vpternlogq: 0xea = (0xf0 & 0xcc) | 0xaa */
-    m.h2 = _mm512_ternarylogic_epi64(_mm512_srli_epi64(hi, 24),
-                                     _mm512_set1_epi64(~(long long)0xff), hb, 0xea);
+    /* bytes 4..7 of hi to bytes 1..4 of limb 2 (block bits 96..127 at
+     * limb bit 8): a byte shuffle instead of a shift, on a port the IFMAs
+     * and shifts leave idle */
+    const __m512i sh = _mm512_set4_epi64(0x8080800f0e0d0c80LL, 0x8080800706050480LL,
+                                         0x8080800f0e0d0c80LL, 0x8080800706050480LL);
+    m.h2 = _mm512_or_si512(_mm512_shuffle_epi8(hi, sh), hb);
     return m;
 }
 
