@@ -402,4 +402,6 @@ const struct polymac_kernel polymac_kernel_aarch64_neon = {
     .init = polymac_init_aarch64_neon,
     .blocks = polymac_blocks_aarch64_neon,
     .emit = polymac_emit_aarch64_neon,
+    /* one-shot messages this short would run only the scalar path anyway */
+    .scalar_max = NEON_MIN_BLOCKS * 16 - 1,
 };
