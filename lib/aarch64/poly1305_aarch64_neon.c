@@ -145,41 +145,74 @@ static void neon_powers(struct neon_state *st)
 }
 
 /* Four blocks -> 26-bit limbs, lane i = block i.  vld4q de-interleaves the
- * 32-bit words so that L[k] needs only shifts and masks. */
-static inline void neon_load4(const uint8_t *in, uint32x4_t L[5], uint32x4_t hib)
-{
-    uint32x4x4_t w = vld4q_u32((const uint32_t *)(const void *)in);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    /* the message is little-endian whatever the host */
-    for (int i = 0; i < 4; i++)
-        w.val[i] = vreinterpretq_u32_u8(vrev32q_u8(vreinterpretq_u8_u32(w.val[i])));
-#endif
-    const uint32x4_t m = vdupq_n_u32(M26);
+ * 32-bit words so that each limb needs only shifts and masks. */
+#define NEON_LOAD4(in, L0, L1, L2, L3, L4, hib)                                       \
+    do {                                                                          \
+        uint32x4x4_t w_ = vld4q_u32((const uint32_t *)(const void *)(in));        \
+        NEON_WORDS_LE(w_);                                                        \
+        const uint32x4_t m_ = vdupq_n_u32(M26);                                   \
+        L0 = vandq_u32(w_.val[0], m_);                                            \
+        L1 = vandq_u32(vsliq_n_u32(vshrq_n_u32(w_.val[0], 26), w_.val[1], 6), m_); \
+        L2 = vandq_u32(vsliq_n_u32(vshrq_n_u32(w_.val[1], 20), w_.val[2], 12), m_); \
+        L3 = vandq_u32(vsliq_n_u32(vshrq_n_u32(w_.val[2], 14), w_.val[3], 18), m_); \
+        L4 = vorrq_u32(vshrq_n_u32(w_.val[3], 8), hib);                           \
+    } while (0)
 
-    L[0] = vandq_u32(w.val[0], m);
-    L[1] = vandq_u32(vorrq_u32(vshrq_n_u32(w.val[0], 26), vshlq_n_u32(w.val[1], 6)), m);
-    L[2] = vandq_u32(vorrq_u32(vshrq_n_u32(w.val[1], 20), vshlq_n_u32(w.val[2], 12)), m);
-    L[3] = vandq_u32(vorrq_u32(vshrq_n_u32(w.val[2], 14), vshlq_n_u32(w.val[3], 18)), m);
-    L[4] = vorrq_u32(vshrq_n_u32(w.val[3], 8), hib);
-}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+/* the message is little-endian whatever the host */
+#define NEON_WORDS_LE(w)                                                          \
+    for (int i_ = 0; i_ < 4; i_++)                                                \
+        (w).val[i_] = vreinterpretq_u32_u8(vrev32q_u8(vreinterpretq_u8_u32((w).val[i_])))
+#else
+#define NEON_WORDS_LE(w) ((void)0)
+#endif
 
 /* One carry pass over 64-bit lanes (Bernstein and Schwabe's "NEON crypto"
  * order: two independent chains interleaved).  With inputs below 2^59 the
- * outputs are h0, h2, h3 < 2^26, h1 < 2^26 + 2^10, h4 < 2^26 + 2^8. */
-static inline void neon_carry(uint64x2_t d[5])
-{
-    const uint64x2_t m = vdupq_n_u64(M26);
-    uint64x2_t c;
+ * outputs are h0, h2, h3 < 2^26, h1 < 2^26 + 2^10, h4 < 2^26 + 2^8.
+ * A macro over named variables: GCC keeps arrays of vectors on the stack. */
+#define NEON_CARRY(d0, d1, d2, d3, d4)                                            \
+    do {                                                                          \
+        const uint64x2_t m_ = vdupq_n_u64(M26);                                   \
+        uint64x2_t c_;                                                            \
+        d1 = vsraq_n_u64(d1, d0, 26); d0 = vandq_u64(d0, m_);                     \
+        d4 = vsraq_n_u64(d4, d3, 26); d3 = vandq_u64(d3, m_);                     \
+        d2 = vsraq_n_u64(d2, d1, 26); d1 = vandq_u64(d1, m_);                     \
+        c_ = vshrq_n_u64(d4, 26); d4 = vandq_u64(d4, m_);                         \
+        d0 = vaddq_u64(d0, vaddq_u64(c_, vshlq_n_u64(c_, 2)));                    \
+        d3 = vsraq_n_u64(d3, d2, 26); d2 = vandq_u64(d2, m_);                     \
+        d1 = vsraq_n_u64(d1, d0, 26); d0 = vandq_u64(d0, m_);                     \
+        d4 = vsraq_n_u64(d4, d3, 26); d3 = vandq_u64(d3, m_);                     \
+    } while (0)
 
-    c = vshrq_n_u64(d[0], 26); d[0] = vandq_u64(d[0], m); d[1] = vaddq_u64(d[1], c);
-    c = vshrq_n_u64(d[3], 26); d[3] = vandq_u64(d[3], m); d[4] = vaddq_u64(d[4], c);
-    c = vshrq_n_u64(d[1], 26); d[1] = vandq_u64(d[1], m); d[2] = vaddq_u64(d[2], c);
-    c = vshrq_n_u64(d[4], 26); d[4] = vandq_u64(d[4], m);
-    d[0] = vaddq_u64(d[0], vaddq_u64(c, vshlq_n_u64(c, 2)));
-    c = vshrq_n_u64(d[2], 26); d[2] = vandq_u64(d[2], m); d[3] = vaddq_u64(d[3], c);
-    c = vshrq_n_u64(d[0], 26); d[0] = vandq_u64(d[0], m); d[1] = vaddq_u64(d[1], c);
-    c = vshrq_n_u64(d[3], 26); d[3] = vandq_u64(d[3], m); d[4] = vaddq_u64(d[4], c);
-}
+/* d += x * (lane of the power table) for the five columns: the schoolbook
+ * product of a 5-limb x with one power of r, columns above limb 4 folded
+ * with S = 5 R.  MUL starts a column set, MLA accumulates into it. */
+#define NEON_PRODUCT(OP, d0, d1, d2, d3, d4, x0, x1, x2, x3, x4, ...)             \
+    do {                                                                          \
+        d0 = OP(d0, x0, R0, __VA_ARGS__); d1 = OP(d1, x0, R1, __VA_ARGS__);       \
+        d2 = OP(d2, x0, R2, __VA_ARGS__); d3 = OP(d3, x0, R3, __VA_ARGS__);       \
+        d4 = OP(d4, x0, R4, __VA_ARGS__);                                         \
+        d0 = OP(d0, x1, S4, __VA_ARGS__); d1 = OP(d1, x1, R0, __VA_ARGS__);       \
+        d2 = OP(d2, x1, R1, __VA_ARGS__); d3 = OP(d3, x1, R2, __VA_ARGS__);       \
+        d4 = OP(d4, x1, R3, __VA_ARGS__);                                         \
+        d0 = OP(d0, x2, S3, __VA_ARGS__); d1 = OP(d1, x2, S4, __VA_ARGS__);       \
+        d2 = OP(d2, x2, R0, __VA_ARGS__); d3 = OP(d3, x2, R1, __VA_ARGS__);       \
+        d4 = OP(d4, x2, R2, __VA_ARGS__);                                         \
+        d0 = OP(d0, x3, S2, __VA_ARGS__); d1 = OP(d1, x3, S3, __VA_ARGS__);       \
+        d2 = OP(d2, x3, S4, __VA_ARGS__); d3 = OP(d3, x3, R0, __VA_ARGS__);       \
+        d4 = OP(d4, x3, R1, __VA_ARGS__);                                         \
+        d0 = OP(d0, x4, S1, __VA_ARGS__); d1 = OP(d1, x4, S2, __VA_ARGS__);       \
+        d2 = OP(d2, x4, S3, __VA_ARGS__); d3 = OP(d3, x4, S4, __VA_ARGS__);       \
+        d4 = OP(d4, x4, R0, __VA_ARGS__);                                         \
+    } while (0)
+
+/* The operations NEON_PRODUCT combines: by one broadcast lane of the table
+ * (the inner steps), or lane-wise by the table's low or high half. */
+#define MLA_HIGH_LANE(d, x, T, lane) vmlal_high_laneq_u32(d, x, T, lane)
+#define MLA_LOW_LANE(d, x, T, lane) vmlal_laneq_u32(d, x, T, lane)
+#define MLA_HIGH(d, x, T, unused) vmlal_high_u32(d, x, T)
+#define MLA_LOW(d, x, T, unused) vmlal_u32(d, x, vget_low_u32(T))
 
 /*
  * Absorbs 4 * nsteps blocks (nsteps >= 1) into st->h26.
@@ -198,159 +231,64 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
                      S2 = vld1q_u32(st->pw[T_S2]), S3 = vld1q_u32(st->pw[T_S3]),
                      S4 = vld1q_u32(st->pw[T_S4]);
     const uint32x4_t hib = vdupq_n_u32(hibit << 24);
-    uint32x2_t H[5];
-    uint32x4_t L[5];
-    uint64x2_t d[5];
+    const uint64x2_t zero = vdupq_n_u64(0);
+    uint32x4_t L0, L1, L2, L3, L4;
+    uint64x2_t d0, d1, d2, d3, d4;
 
     /* h enters lane A; lane B starts empty. */
-    for (int i = 0; i < 5; i++)
-        H[i] = vset_lane_u32(st->h26[i], vdup_n_u32(0), 0);
+    uint32x2_t h0 = vset_lane_u32(st->h26[0], vdup_n_u32(0), 0);
+    uint32x2_t h1 = vset_lane_u32(st->h26[1], vdup_n_u32(0), 0);
+    uint32x2_t h2 = vset_lane_u32(st->h26[2], vdup_n_u32(0), 0);
+    uint32x2_t h3 = vset_lane_u32(st->h26[3], vdup_n_u32(0), 0);
+    uint32x2_t h4 = vset_lane_u32(st->h26[4], vdup_n_u32(0), 0);
 
     while (--nsteps) {
-        neon_load4(in, L, hib);
+        NEON_LOAD4(in, L0, L1, L2, L3, L4, hib);
         in += 64;
-
+        d0 = d1 = d2 = d3 = d4 = zero;
         /* (m2, m3) * r^2: high halves of L against lane 2 of the table.
          * Independent of h, so it overlaps the previous carry chain. */
-        d[0] = vmull_high_laneq_u32(L[0], R0, 2);
-        d[1] = vmull_high_laneq_u32(L[0], R1, 2);
-        d[2] = vmull_high_laneq_u32(L[0], R2, 2);
-        d[3] = vmull_high_laneq_u32(L[0], R3, 2);
-        d[4] = vmull_high_laneq_u32(L[0], R4, 2);
-        d[0] = vmlal_high_laneq_u32(d[0], L[1], S4, 2);
-        d[1] = vmlal_high_laneq_u32(d[1], L[1], R0, 2);
-        d[2] = vmlal_high_laneq_u32(d[2], L[1], R1, 2);
-        d[3] = vmlal_high_laneq_u32(d[3], L[1], R2, 2);
-        d[4] = vmlal_high_laneq_u32(d[4], L[1], R3, 2);
-        d[0] = vmlal_high_laneq_u32(d[0], L[2], S3, 2);
-        d[1] = vmlal_high_laneq_u32(d[1], L[2], S4, 2);
-        d[2] = vmlal_high_laneq_u32(d[2], L[2], R0, 2);
-        d[3] = vmlal_high_laneq_u32(d[3], L[2], R1, 2);
-        d[4] = vmlal_high_laneq_u32(d[4], L[2], R2, 2);
-        d[0] = vmlal_high_laneq_u32(d[0], L[3], S2, 2);
-        d[1] = vmlal_high_laneq_u32(d[1], L[3], S3, 2);
-        d[2] = vmlal_high_laneq_u32(d[2], L[3], S4, 2);
-        d[3] = vmlal_high_laneq_u32(d[3], L[3], R0, 2);
-        d[4] = vmlal_high_laneq_u32(d[4], L[3], R1, 2);
-        d[0] = vmlal_high_laneq_u32(d[0], L[4], S1, 2);
-        d[1] = vmlal_high_laneq_u32(d[1], L[4], S2, 2);
-        d[2] = vmlal_high_laneq_u32(d[2], L[4], S3, 2);
-        d[3] = vmlal_high_laneq_u32(d[3], L[4], S4, 2);
-        d[4] = vmlal_high_laneq_u32(d[4], L[4], R0, 2);
-
+        NEON_PRODUCT(MLA_HIGH_LANE, d0, d1, d2, d3, d4, L0, L1, L2, L3, L4, 2);
         /* (h + (m0, m1)) * r^4: low halves against lane 0. */
-        uint32x2_t x0 = vadd_u32(H[0], vget_low_u32(L[0]));
-        uint32x2_t x1 = vadd_u32(H[1], vget_low_u32(L[1]));
-        uint32x2_t x2 = vadd_u32(H[2], vget_low_u32(L[2]));
-        uint32x2_t x3 = vadd_u32(H[3], vget_low_u32(L[3]));
-        uint32x2_t x4 = vadd_u32(H[4], vget_low_u32(L[4]));
-        d[0] = vmlal_laneq_u32(d[0], x0, R0, 0);
-        d[1] = vmlal_laneq_u32(d[1], x0, R1, 0);
-        d[2] = vmlal_laneq_u32(d[2], x0, R2, 0);
-        d[3] = vmlal_laneq_u32(d[3], x0, R3, 0);
-        d[4] = vmlal_laneq_u32(d[4], x0, R4, 0);
-        d[0] = vmlal_laneq_u32(d[0], x1, S4, 0);
-        d[1] = vmlal_laneq_u32(d[1], x1, R0, 0);
-        d[2] = vmlal_laneq_u32(d[2], x1, R1, 0);
-        d[3] = vmlal_laneq_u32(d[3], x1, R2, 0);
-        d[4] = vmlal_laneq_u32(d[4], x1, R3, 0);
-        d[0] = vmlal_laneq_u32(d[0], x2, S3, 0);
-        d[1] = vmlal_laneq_u32(d[1], x2, S4, 0);
-        d[2] = vmlal_laneq_u32(d[2], x2, R0, 0);
-        d[3] = vmlal_laneq_u32(d[3], x2, R1, 0);
-        d[4] = vmlal_laneq_u32(d[4], x2, R2, 0);
-        d[0] = vmlal_laneq_u32(d[0], x3, S2, 0);
-        d[1] = vmlal_laneq_u32(d[1], x3, S3, 0);
-        d[2] = vmlal_laneq_u32(d[2], x3, S4, 0);
-        d[3] = vmlal_laneq_u32(d[3], x3, R0, 0);
-        d[4] = vmlal_laneq_u32(d[4], x3, R1, 0);
-        d[0] = vmlal_laneq_u32(d[0], x4, S1, 0);
-        d[1] = vmlal_laneq_u32(d[1], x4, S2, 0);
-        d[2] = vmlal_laneq_u32(d[2], x4, S3, 0);
-        d[3] = vmlal_laneq_u32(d[3], x4, S4, 0);
-        d[4] = vmlal_laneq_u32(d[4], x4, R0, 0);
-
-        neon_carry(d);
-        for (int i = 0; i < 5; i++)
-            H[i] = vmovn_u64(d[i]);
+        h0 = vadd_u32(h0, vget_low_u32(L0));
+        h1 = vadd_u32(h1, vget_low_u32(L1));
+        h2 = vadd_u32(h2, vget_low_u32(L2));
+        h3 = vadd_u32(h3, vget_low_u32(L3));
+        h4 = vadd_u32(h4, vget_low_u32(L4));
+        NEON_PRODUCT(MLA_LOW_LANE, d0, d1, d2, d3, d4, h0, h1, h2, h3, h4, 0);
+        NEON_CARRY(d0, d1, d2, d3, d4);
+        h0 = vmovn_u64(d0);
+        h1 = vmovn_u64(d1);
+        h2 = vmovn_u64(d2);
+        h3 = vmovn_u64(d3);
+        h4 = vmovn_u64(d4);
     }
 
     /* Last step: lane A by (r^4, r^2), lane B by (r^3, r^1), so that
-     * A + B = h.  Whole-vector products against the table's halves. */
-    neon_load4(in, L, hib);
-    {
-        const uint32x2_t r0 = vget_low_u32(R0), r1 = vget_low_u32(R1),
-                         r2 = vget_low_u32(R2), r3 = vget_low_u32(R3),
-                         r4 = vget_low_u32(R4), s1 = vget_low_u32(S1),
-                         s2 = vget_low_u32(S2), s3 = vget_low_u32(S3),
-                         s4 = vget_low_u32(S4);
-        uint32x2_t x0 = vadd_u32(H[0], vget_low_u32(L[0]));
-        uint32x2_t x1 = vadd_u32(H[1], vget_low_u32(L[1]));
-        uint32x2_t x2 = vadd_u32(H[2], vget_low_u32(L[2]));
-        uint32x2_t x3 = vadd_u32(H[3], vget_low_u32(L[3]));
-        uint32x2_t x4 = vadd_u32(H[4], vget_low_u32(L[4]));
-
-        d[0] = vmull_high_u32(L[0], R0);
-        d[1] = vmull_high_u32(L[0], R1);
-        d[2] = vmull_high_u32(L[0], R2);
-        d[3] = vmull_high_u32(L[0], R3);
-        d[4] = vmull_high_u32(L[0], R4);
-        d[0] = vmlal_high_u32(d[0], L[1], S4);
-        d[1] = vmlal_high_u32(d[1], L[1], R0);
-        d[2] = vmlal_high_u32(d[2], L[1], R1);
-        d[3] = vmlal_high_u32(d[3], L[1], R2);
-        d[4] = vmlal_high_u32(d[4], L[1], R3);
-        d[0] = vmlal_high_u32(d[0], L[2], S3);
-        d[1] = vmlal_high_u32(d[1], L[2], S4);
-        d[2] = vmlal_high_u32(d[2], L[2], R0);
-        d[3] = vmlal_high_u32(d[3], L[2], R1);
-        d[4] = vmlal_high_u32(d[4], L[2], R2);
-        d[0] = vmlal_high_u32(d[0], L[3], S2);
-        d[1] = vmlal_high_u32(d[1], L[3], S3);
-        d[2] = vmlal_high_u32(d[2], L[3], S4);
-        d[3] = vmlal_high_u32(d[3], L[3], R0);
-        d[4] = vmlal_high_u32(d[4], L[3], R1);
-        d[0] = vmlal_high_u32(d[0], L[4], S1);
-        d[1] = vmlal_high_u32(d[1], L[4], S2);
-        d[2] = vmlal_high_u32(d[2], L[4], S3);
-        d[3] = vmlal_high_u32(d[3], L[4], S4);
-        d[4] = vmlal_high_u32(d[4], L[4], R0);
-
-        d[0] = vmlal_u32(d[0], x0, r0);
-        d[1] = vmlal_u32(d[1], x0, r1);
-        d[2] = vmlal_u32(d[2], x0, r2);
-        d[3] = vmlal_u32(d[3], x0, r3);
-        d[4] = vmlal_u32(d[4], x0, r4);
-        d[0] = vmlal_u32(d[0], x1, s4);
-        d[1] = vmlal_u32(d[1], x1, r0);
-        d[2] = vmlal_u32(d[2], x1, r1);
-        d[3] = vmlal_u32(d[3], x1, r2);
-        d[4] = vmlal_u32(d[4], x1, r3);
-        d[0] = vmlal_u32(d[0], x2, s3);
-        d[1] = vmlal_u32(d[1], x2, s4);
-        d[2] = vmlal_u32(d[2], x2, r0);
-        d[3] = vmlal_u32(d[3], x2, r1);
-        d[4] = vmlal_u32(d[4], x2, r2);
-        d[0] = vmlal_u32(d[0], x3, s2);
-        d[1] = vmlal_u32(d[1], x3, s3);
-        d[2] = vmlal_u32(d[2], x3, s4);
-        d[3] = vmlal_u32(d[3], x3, r0);
-        d[4] = vmlal_u32(d[4], x3, r1);
-        d[0] = vmlal_u32(d[0], x4, s1);
-        d[1] = vmlal_u32(d[1], x4, s2);
-        d[2] = vmlal_u32(d[2], x4, s3);
-        d[3] = vmlal_u32(d[3], x4, s4);
-        d[4] = vmlal_u32(d[4], x4, r0);
-    }
+     * A + B = h: lane-wise products against the table's halves. */
+    NEON_LOAD4(in, L0, L1, L2, L3, L4, hib);
+    d0 = d1 = d2 = d3 = d4 = zero;
+    NEON_PRODUCT(MLA_HIGH, d0, d1, d2, d3, d4, L0, L1, L2, L3, L4, 0);
+    h0 = vadd_u32(h0, vget_low_u32(L0));
+    h1 = vadd_u32(h1, vget_low_u32(L1));
+    h2 = vadd_u32(h2, vget_low_u32(L2));
+    h3 = vadd_u32(h3, vget_low_u32(L3));
+    h4 = vadd_u32(h4, vget_low_u32(L4));
+    NEON_PRODUCT(MLA_LOW, d0, d1, d2, d3, d4, h0, h1, h2, h3, h4, 0);
 
     /* Fold the lanes (each below 2^59, so the sum fits) and carry once;
      * the same carry order gives the same limb bounds as inside the loop. */
-    uint64x2_t f[5];
-    for (int i = 0; i < 5; i++)
-        f[i] = vdupq_n_u64(vaddvq_u64(d[i]));
-    neon_carry(f);
-    for (int i = 0; i < 5; i++)
-        st->h26[i] = (uint32_t)vgetq_lane_u64(f[i], 0);
+    d0 = vdupq_n_u64(vaddvq_u64(d0));
+    d1 = vdupq_n_u64(vaddvq_u64(d1));
+    d2 = vdupq_n_u64(vaddvq_u64(d2));
+    d3 = vdupq_n_u64(vaddvq_u64(d3));
+    d4 = vdupq_n_u64(vaddvq_u64(d4));
+    NEON_CARRY(d0, d1, d2, d3, d4);
+    st->h26[0] = (uint32_t)vgetq_lane_u64(d0, 0);
+    st->h26[1] = (uint32_t)vgetq_lane_u64(d1, 0);
+    st->h26[2] = (uint32_t)vgetq_lane_u64(d2, 0);
+    st->h26[3] = (uint32_t)vgetq_lane_u64(d3, 0);
+    st->h26[4] = (uint32_t)vgetq_lane_u64(d4, 0);
 }
 
 static void polymac_blocks_aarch64_neon(void *ks, const uint8_t *in, size_t nblocks,
