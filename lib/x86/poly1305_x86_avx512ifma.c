@@ -43,8 +43,8 @@
  *   - vpmadd52 ignores bits 52 and up of its factors, so every factor must
  *     be below 2^52, and a shift or a multiplication by 5 done by IFMA is
  *     exact only while the product stays below 2^52.
- *   - powers leave ifma_mulpow with limbs below 2^44 + 2^7, 2^44 + 2^5,
- *     2^42 + 2^4, so s1 < 2^48.4 and s2 < 2^46.4.
+ *   - powers leave ifma_mulpow with limbs below 2^44, 2^44 + 2^5, 2^42,
+ *     so s1 < 2^48.4 and s2 < 2^46.4.
  *   - lanes leave ifma_mulred with h0 < 2^44, h1 < 2^44 + 2^6, h2 < 2^42;
  *     h from radix 2^64 has limbs below 2^44, 2^44, 2^43 (h2 <= 4).  A
  *     message added before a product has limbs below 2^44, 2^44, 2^41, so
@@ -107,10 +107,11 @@ struct ifma_h {
     __m512i h0, h1, h2;
 };
 
-/* 20 x = 16 x + 4 x: the factor that folds 2^132 back below 2^130. */
+/* 20 x, the factor that folds 2^132 back below 2^130, for x < 2^47: one
+ * exact IFMA rather than two shifts and an add. */
 IFMA_INLINE __m512i ifma_times20(__m512i x)
 {
-    return _mm512_add_epi64(_mm512_slli_epi64(x, 4), _mm512_slli_epi64(x, 2));
+    return _mm512_madd52lo_epu64(_mm512_setzero_si512(), x, _mm512_set1_epi64(20));
 }
 
 IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
@@ -183,22 +184,18 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
     return o;
 }
 
-/* 5 x = x + 4 x */
-IFMA_INLINE __m512i ifma_times5(__m512i x)
-{
-    return _mm512_add_epi64(x, _mm512_slli_epi64(x, 2));
-}
-
 /*
- * Returns x y mod p per lane for the powers of r, where one chain of
- * dependent products decides the time, so this schedule minimises latency
- * at the cost of instructions: the factors 20 go on x, which is ready
- * before y (y is a permutation of x), the three products of a limb run in
- * parallel, and the carries run as two parallel rounds instead of one
- * sequential chain.  With x, y below 2^45 per limb (they are powers, at
- * most 2^44 + 2^7, 2^44 + 2^5, 2^42 + 2^4): after round one h0 < 2^49,
- * h1 < 2^47.6, h2 < 2^45.9, and after round two h0 < 2^44 + 2^7,
- * h1 < 2^44 + 2^5, h2 < 2^42 + 2^4.
+ * Returns x y mod p per lane for the powers of r: the same arithmetic as
+ * ifma_mulred, scheduled for a chain of four dependent products.  Spelling
+ * out every product and carry in parallel made the chain slower, not
+ * faster (125 cycles for the four, about what their instructions need on
+ * the ports), so instructions, shifts above all (one port runs them), are
+ * what this schedule saves: the factors 20 go on x (ready before y, a
+ * permutation of x) as IFMAs, each limb's products chain through one
+ * accumulator, and the carries are sequential, with 1-cycle shifts and adds
+ * where they lie on the chain (90 cycles of instructions, 115 of latency,
+ * measured).  With x, y below 2^45 per limb the bounds of ifma_mulred hold;
+ * the result is carried to limbs below 2^44, 2^44 + 2^5, 2^42.
  */
 IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
 {
@@ -208,33 +205,27 @@ IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
     const __m512i u1 = ifma_times20(x.h1), u2 = ifma_times20(x.h2);
     struct ifma_h o;
 
-#define IFMA_SUM3(f, a0, b0, a1, b1, a2, b2)                                  \
-    _mm512_add_epi64(f(z, a0, b0), _mm512_add_epi64(f(z, a1, b1), f(z, a2, b2)))
-    __m512i l0 = IFMA_SUM3(_mm512_madd52lo_epu64, x.h0, y.h0, u1, y.h2, u2, y.h1);
-    __m512i g0 = IFMA_SUM3(_mm512_madd52hi_epu64, x.h0, y.h0, u1, y.h2, u2, y.h1);
-    __m512i l1 = IFMA_SUM3(_mm512_madd52lo_epu64, x.h0, y.h1, x.h1, y.h0, u2, y.h2);
-    __m512i g1 = IFMA_SUM3(_mm512_madd52hi_epu64, x.h0, y.h1, x.h1, y.h0, u2, y.h2);
-    __m512i l2 = IFMA_SUM3(_mm512_madd52lo_epu64, x.h0, y.h2, x.h1, y.h1, x.h2, y.h0);
-    __m512i g2 = IFMA_SUM3(_mm512_madd52hi_epu64, x.h0, y.h2, x.h1, y.h1, x.h2, y.h0);
+#define IFMA_SUM3(f, a0, b0, a1, b1, a2, b2) f(f(f(z, a0, b0), a1, b1), a2, b2)
+    __m512i l0 = IFMA_SUM3(_mm512_madd52lo_epu64, u2, y.h1, x.h0, y.h0, u1, y.h2);
+    __m512i g0 = IFMA_SUM3(_mm512_madd52hi_epu64, u2, y.h1, x.h0, y.h0, u1, y.h2);
+    __m512i l1 = IFMA_SUM3(_mm512_madd52lo_epu64, u2, y.h2, x.h0, y.h1, x.h1, y.h0);
+    __m512i g1 = IFMA_SUM3(_mm512_madd52hi_epu64, u2, y.h2, x.h0, y.h1, x.h1, y.h0);
+    __m512i l2 = IFMA_SUM3(_mm512_madd52lo_epu64, x.h2, y.h0, x.h0, y.h2, x.h1, y.h1);
+    __m512i g2 = IFMA_SUM3(_mm512_madd52hi_epu64, x.h2, y.h0, x.h0, y.h2, x.h1, y.h1);
 #undef IFMA_SUM3
 
-    /* round one: every limb passes its carry on at once */
-    o.h0 = _mm512_add_epi64(_mm512_and_si512(l0, m44),
-                            ifma_times5(_mm512_add_epi64(_mm512_srli_epi64(l2, 42),
-                                                         _mm512_slli_epi64(g2, 10))));
-    o.h1 = _mm512_add_epi64(_mm512_and_si512(l1, m44),
-                            _mm512_add_epi64(_mm512_srli_epi64(l0, 44),
-                                             _mm512_slli_epi64(g0, 8)));
-    o.h2 = _mm512_add_epi64(_mm512_and_si512(l2, m42),
-                            _mm512_add_epi64(_mm512_srli_epi64(l1, 44),
-                                             _mm512_slli_epi64(g1, 8)));
-    /* round two, on carries below 2^7 */
-    l0 = o.h0;
-    l1 = o.h1;
-    o.h0 = _mm512_add_epi64(_mm512_and_si512(l0, m44),
-                            ifma_times5(_mm512_srli_epi64(o.h2, 42)));
-    o.h1 = _mm512_add_epi64(_mm512_and_si512(l1, m44), _mm512_srli_epi64(l0, 44));
-    o.h2 = _mm512_add_epi64(_mm512_and_si512(o.h2, m42), _mm512_srli_epi64(l1, 44));
+    l1 = _mm512_add_epi64(l1, _mm512_slli_epi64(g0, 8));
+    l2 = _mm512_add_epi64(l2, _mm512_slli_epi64(g1, 8));
+    o.h0 = _mm512_and_si512(l0, m44);
+    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(g2, 10), _mm512_srli_epi64(l2, 42));
+    /* bits 130 and up: c 2^130 == 5 c */
+    o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
+    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
+    o.h0 = _mm512_and_si512(o.h0, m44);
     return o;
 }
 
