@@ -65,19 +65,19 @@
 /*
  * Break-even, in blocks, between the scalar radix-2^64 loop and the vector
  * path.  COLD: the first vector call for a key, which also computes
- * r^1..r^16 (about 160 cycles).  WARM: the powers exist (a later call of a
+ * r^1..r^16 (about 100 cycles).  WARM: the powers exist (a later call of a
  * streamed message, or the final padded block).  Measured with a
  * cycle-counting harness: init + blocks(n) + emit (cold) and blocks(n) on
  * a live state (warm), each path forced by these macros, median and
  * minimum of 31 rounds of 200 calls (rdtsc), n = 1..24, on this machine
- * (AVX-512 IFMA, 2 cores shared with other jobs).  Vector: ~63 cycles warm
- * for n <= 8, ~72 for n <= 15, and 220-255 cold for n < 16; scalar: 16
- * cycles a block warm, 29 + 16 n cold.  Warm they cross at n = 4 (63 v 64),
- * cold at n = 13-14 (about 240 v 232-248): the thresholds take the first
- * length at which the vector path clearly wins.
+ * (AVX-512 IFMA, 2 cores shared with other jobs).  Vector: 63 TSC cycles
+ * warm for n <= 8, 72 for n < 16; 205-237 cold for n < 16.  Scalar: 16 a
+ * block warm, 28 + 16 n cold.  Warm they cross at n = 4 (63 v 64), cold at
+ * n = 13 (221-236 v 233): each threshold is the first length at which the
+ * vector path wins clearly.
  */
 #ifndef IFMA_MIN_BLOCKS_COLD
-#define IFMA_MIN_BLOCKS_COLD 15
+#define IFMA_MIN_BLOCKS_COLD 14
 #endif
 #ifndef IFMA_MIN_BLOCKS_WARM
 #define IFMA_MIN_BLOCKS_WARM 5
