@@ -341,6 +341,8 @@ static void check_env_value(const char *value, const char *debug)
 
 START_TEST(garbage_env_values)
 {
+    if (!can_reexec())
+        return;
     for (size_t i = 0; i < sizeof near_names / sizeof *near_names; i++) {
         if (strcmp(near_names[i], "test-broken") == 0)
             continue;
@@ -388,6 +390,8 @@ int main(int argc, char **argv)
         return 1;
     if (argc > 1 && strcmp(argv[1], "--child") == 0)
         return child();
+    if (argc > 1 && strcmp(argv[1], "--ping") == 0)
+        return puts("pong") < 0;
     Suite *s = suite_create("hostile");
     TCase *tc = tcase_create("hostile");
     tcase_set_timeout(tc, 600);

@@ -36,7 +36,23 @@ static inline int run_self(const char *mode, const char *backend, const char *de
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        char *argv[] = {(char *)"child", (char *)mode, NULL};
+        char *argv[16] = {(char *)"child", (char *)mode, NULL};
+        /* under meson's exe_wrapper (qemu-user for a cross build) run
+         * this program through the wrapper again */
+        static char self[4096], wrap[1024];
+        const char *w = getenv("MESON_EXE_WRAPPER");
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        int wrapped = w && *w && n > 0 && strlen(w) < sizeof wrap;
+        if (wrapped) {
+            int argc = 0;
+            self[n] = 0;
+            strcpy(wrap, w);
+            for (char *tok = strtok(wrap, " "); tok && argc < 12; tok = strtok(NULL, " "))
+                argv[argc++] = tok;
+            argv[argc++] = self;
+            argv[argc++] = (char *)mode;
+            argv[argc] = NULL;
+        }
         unsetenv("POLYMAC_BACKEND");
         unsetenv("POLYMAC_DEBUG");
         if (backend)
@@ -45,7 +61,10 @@ static inline int run_self(const char *mode, const char *backend, const char *de
             setenv("POLYMAC_DEBUG", debug, 1);
         dup2(fileno(fo), 1);
         dup2(fileno(fe), 2);
-        execv("/proc/self/exe", argv);
+        if (wrapped)
+            execvp(argv[0], argv);
+        else
+            execv("/proc/self/exe", argv);
         _exit(127);
     }
     int status;
@@ -54,6 +73,20 @@ static inline int run_self(const char *mode, const char *backend, const char *de
     spawn_slurp(fo, out, outcap);
     spawn_slurp(fe, err, errcap);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Whether this program can run itself again: not under qemu-user without
+ * binfmt_misc, where /proc/self/exe is the emulator.  The program answers
+ * run_self("--ping") by printing "pong". */
+static inline int can_reexec(void)
+{
+    char o[64], e[256];
+    int rc = run_self("--ping", NULL, NULL, o, sizeof o, e, sizeof e);
+    if (rc == 0 && strncmp(o, "pong", 4) == 0)
+        return 1;
+    printf("NOTE: this program cannot run itself again here (an emulator?); "
+           "the fresh-process cases are not tested in this run\n");
+    return 0;
 }
 
 #endif
