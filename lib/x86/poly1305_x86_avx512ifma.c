@@ -70,17 +70,17 @@
  * cycle-counting harness: init + blocks(n) + emit (cold) and blocks(n) on
  * a live state (warm), each path forced by these macros, median and
  * minimum of 31 rounds of 200 calls (rdtsc), n = 1..24, on this machine
- * (AVX-512 IFMA, 2 cores shared with other jobs).  Vector: 63 TSC cycles
- * warm for n <= 8, 72 for n < 16; 205-237 cold for n < 16.  Scalar: 16 a
- * block warm, 28 + 16 n cold.  Warm they cross at n = 4 (63 v 64), cold at
- * n = 13 (221-236 v 233): each threshold is the first length at which the
- * vector path wins clearly.
+ * (AVX-512 IFMA, 2 cores shared with other jobs).  Vector: 51 TSC cycles
+ * warm for n <= 8, 60 for n < 16; 192-218 cold for n < 16.  Scalar: 16 a
+ * block warm, 28 + 16 n cold.  Warm they cross between n = 3 and 4 (48,
+ * 64 v 51), cold at n = 12 (203-218 v 216): each threshold is the first
+ * length at which the vector path wins clearly.
  */
 #ifndef IFMA_MIN_BLOCKS_COLD
-#define IFMA_MIN_BLOCKS_COLD 14
+#define IFMA_MIN_BLOCKS_COLD 13
 #endif
 #ifndef IFMA_MIN_BLOCKS_WARM
-#define IFMA_MIN_BLOCKS_WARM 5
+#define IFMA_MIN_BLOCKS_WARM 4
 #endif
 
 struct ifma_state {
