@@ -328,8 +328,8 @@ IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
     /* bytes 4..7 of hi to bytes 1..4 of limb 2 (block bits 96..127 at
      * limb bit 8): a byte shuffle instead of a shift, on a port the IFMAs
      * and shifts leave idle */
-    const __m512i sh = _mm512_set4_epi64(0x8080800f0e0d0c80LL, 0x8080800706050480LL,
-                                         0x8080800f0e0d0c80LL, 0x8080800706050480LL);
+    const long long s0 = (long long)0x8080800706050480ULL, s1 = (long long)0x8080800f0e0d0c80ULL;
+    const __m512i sh = _mm512_set4_epi64(s1, s0, s1, s0);
     m.h2 = _mm512_or_si512(_mm512_shuffle_epi8(hi, sh), hb);
     return m;
 }
