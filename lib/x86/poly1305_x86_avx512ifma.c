@@ -6,8 +6,10 @@
 #include "../kernels.h"
 
 /*
- * Technique (after Goll and Gueron's base-2^44 IFMA paper and the comments
- * of OpenSSL's poly1305-x86_64.pl; the code is our own):
+ * Technique (after the base 2^44 vpmadd52 path of OpenSSL's
+ * poly1305-x86_64.pl, as its comments explain it, and Goll and Gueron's
+ * vectorised Horner evaluation with precomputed powers; the code is our
+ * own):
  *
  * h and r^e are three limbs of 44, 44 and 42 bits.  vpmadd52luq/huq add the
  * low and the high 52 bits of a 52x52-bit product to an accumulator, so a
@@ -55,8 +57,9 @@
  *   - c = (l2 >> 42) + (g2 << 10) < 2^47.7, 5 c < 2^50.1, h0 + 5 c <
  *     2^50.2; one more carry h0 -> h1 restores the bounds.  No 64-bit
  *     intermediate exceeds 2^55.
- *   - the sum of 16 lanes stays below 2^48.1 per limb, well inside what
- *     polymac_r64_from_r44 accepts (63 bits).
+ *   - the last step of a call sums its accumulators over 16 lanes without
+ *     a carry (see ifma_final): limbs below 2^59, inside the 63 bits that
+ *     polymac_r64_from_r44 accepts.
  */
 
 #define IFMA_M44 0xfffffffffffULL
@@ -414,7 +417,6 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
                              struct ifma_pow *pb, struct ifma_pow *p16)
 {
     const uint64_t lo = st->s.r0, hi = st->s.r1;
-    const __m512i z = _mm512_setzero_si512();
     const __m512i one = _mm512_set1_epi64(1);
     const struct ifma_h r = {
         _mm512_set1_epi64((long long)(lo & IFMA_M44)),
@@ -467,7 +469,6 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
                      _mm512_permutexvar_epi64(rev, y.h2));
     ifma_storepow(st->pw[0], pa);
     ifma_storepow(st->pw[1], pb);
-    (void)z;
     st->have_powers = 1;
 }
 
