@@ -29,7 +29,8 @@ extern "C" {
 #define POLYMAC_EBADTAG     -2  /* verify: tag does not match */
 #define POLYMAC_ESTATE      -3  /* state not initialised, already finished or corrupt */
 #define POLYMAC_EBACKEND    -4  /* backend name unknown or not built in */
-#define POLYMAC_EUNSUPPORTED -5 /* backend built in but this CPU lacks its features */
+#define POLYMAC_EUNSUPPORTED -5 /* backend built in, but this CPU lacks its features
+                                   or it failed its load-time self-test */
 
 /* Streaming state.  Opaque; any address will do (no alignment rule), and
  * a live state may be copied with memcpy and continued from the copy. */
@@ -80,7 +81,8 @@ POLYMAC_EXPORT size_t polymac_backend_list(const char **names, size_t cap);
 /* Makes the named kernel active for messages begun from now on.  NULL,
  * "" or "auto" restore automatic selection (the best kernel for this CPU).
  * Returns POLYMAC_EBACKEND for a name not built in, POLYMAC_EUNSUPPORTED
- * when this CPU lacks what it needs; the active kernel is then unchanged. */
+ * when this CPU lacks what it needs or the kernel failed its known-answer
+ * self-test; the active kernel is then unchanged. */
 POLYMAC_EXPORT int polymac_backend_select(const char *name);
 
 /* "1.0.0" */

@@ -129,6 +129,15 @@ static int find(const char *name, const struct polymac_kernel **out)
     return POLYMAC_EBACKEND;
 }
 
+/* For the debug message: built in and supported, so refused by its self-test. */
+static int supported_by_name(const char *name)
+{
+    for (unsigned i = 0; i < NKERNELS; i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return supported(registry[i]);
+    return 0;
+}
+
 static const struct polymac_kernel *choose_initial(void)
 {
     /* secure_getenv: a set-user-ID program ignores the override */
@@ -151,7 +160,8 @@ static const struct polymac_kernel *choose_initial(void)
             fprintf(stderr, "polymac: POLYMAC_BACKEND=%s%s ignored: %s; "
                     "using automatic selection\n", shown, want[n] ? "..." : "",
                     rc == POLYMAC_EBACKEND ? "no such kernel in this build"
-                                           : "this CPU does not support it");
+                    : supported_by_name(want) ? "it failed its self-test"
+                    : "this CPU does not support it");
         }
     }
     k = choose_auto();
@@ -176,11 +186,14 @@ const struct polymac_kernel *polymac_active(void)
     return k;
 }
 
-/* Probe at load; correctness does not depend on it (static builds may drop it). */
+/* Probe at load; correctness does not depend on it (static builds may drop
+ * it, and the thread test builds without it to race through first use). */
+#ifndef POLYMAC_NO_CONSTRUCTOR
 __attribute__((constructor)) static void polymac_load(void)
 {
     (void)polymac_active();
 }
+#endif
 
 unsigned polymac_kernel_index(const struct polymac_kernel *k)
 {
