@@ -131,8 +131,10 @@ static inline void p9_mul_acc(vu128 d[3], vu64 x0, vu64 x1, vu64 x2,
 }
 
 /* Absorbs k blocks (1 <= k <= 4) into h: block j is multiplied by
- * r^(k-j).  hi holds the powers of blocks 0 and 1, lo of blocks 2 and 3. */
-static inline void p9_step(uint64_t h[3], const uint8_t *in, unsigned k,
+ * r^(k-j).  hi holds the powers of blocks 0 and 1, lo of blocks 2 and 3.
+ * Always inlined: k must fold to a constant and h must stay in registers
+ * (GCC 12 otherwise calls one generic copy from the hot loop). */
+static inline __attribute__((always_inline)) void p9_step(uint64_t h[3], const uint8_t *in, unsigned k,
                            uint64_t hib, const struct p9_pair *hi,
                            const struct p9_pair *lo)
 {

@@ -120,13 +120,13 @@ static inline void vsx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
 static inline void vsx_mul(vu64 de[5], vu64 dO[5], const vu32 h[5],
                            const vu32 r[10])
 {
-#pragma GCC unroll 5
+    #pragma GCC unroll 5
     for (int k = 0; k < 5; k++) {
         de[k] = vec_mule(h[0], r[k]);
         dO[k] = vec_mulo(h[0], r[k]);
-#pragma GCC unroll 4
+        #pragma GCC unroll 4
         for (int i = 1; i < 5; i++) {
-            vu32 f = i <= k ? r[k - i] : r[5 + k - i + 5];
+            vu32 f = i <= k ? r[k - i] : r[10 + k - i];
             de[k] = vec_add(de[k], vec_mule(h[i], f));
             dO[k] = vec_add(dO[k], vec_mulo(h[i], f));
         }
@@ -160,15 +160,20 @@ static void vsx_groups(const struct vsx_state *st, const uint8_t *in,
     vu64 de[5], dO[5];
     const vu32 hib = vec_splats(hibit << 24);
 
+    /* Every small loop is unrolled fully so that GCC keeps these arrays
+     * in registers; otherwise GCC 12 runs the loops through the stack. */
+    #pragma GCC unroll 10
     for (int i = 0; i < 10; i++) {
         r4[i] = vec_xl(0, st->r4[i]);
         rl[i] = vec_xl(0, st->rl[i]);
     }
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         h[i] = (vu32){st->h26[i], 0, 0, 0};   /* h joins lane 0's block */
 
     for (; ngroups > 1; ngroups--, in += 64) {
         vsx_load4(m, in, hib);
+        #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
             h[i] = vec_add(h[i], m[i]);
         vsx_mul(de, dO, h, r4);
@@ -176,13 +181,16 @@ static void vsx_groups(const struct vsx_state *st, const uint8_t *in,
         vsx_carry(dO);
         /* back to four 32-bit lanes: the low word of each 64-bit product
          * is the even word on little-endian */
+        #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
             h[i] = vec_mergee((vu32)de[i], (vu32)dO[i]);
     }
     vsx_load4(m, in, hib);
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         h[i] = vec_add(h[i], m[i]);
     vsx_mul(de, dO, h, rl);
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         vu64 t = vec_add(de[i], dO[i]);
         out[i] = t[0] + t[1];

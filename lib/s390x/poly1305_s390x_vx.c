@@ -123,11 +123,11 @@ static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
 static inline void vx_mul(vu64 de[5], vu64 dO[5], const vu32 h[5],
                           const vu32 r[10])
 {
-#pragma GCC unroll 5
+    #pragma GCC unroll 5
     for (int k = 0; k < 5; k++) {
         de[k] = vec_mule(h[0], r[k]);
         dO[k] = vec_mulo(h[0], r[k]);
-#pragma GCC unroll 4
+        #pragma GCC unroll 4
         for (int i = 1; i < 5; i++) {
             vu32 f = i <= k ? r[k - i] : r[10 + k - i];
             de[k] = vec_meadd(h[i], f, de[k]);
@@ -163,27 +163,35 @@ static void vx_groups(const struct vx_state *st, const uint8_t *in,
     vu64 de[5], dO[5];
     const vu32 hib = vec_splats(hibit << 24);
 
+    /* Every small loop is unrolled fully so that GCC keeps these arrays
+     * in registers; otherwise GCC 12 runs the loops through the stack. */
+    #pragma GCC unroll 10
     for (int i = 0; i < 10; i++) {
         r4[i] = (vu32)vx_load(st->r4[i]);
         rl[i] = (vu32)vx_load(st->rl[i]);
     }
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         h[i] = (vu32){st->h26[i], 0, 0, 0};   /* h joins lane 0's block */
 
     for (; ngroups > 1; ngroups--, in += 64) {
         vx_load4(m, in, hib);
+        #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
             h[i] += m[i];
         vx_mul(de, dO, h, r4);
         vx_carry(de);
         vx_carry(dO);
+        #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
             h[i] = (vu32)vec_perm((vu8)de[i], (vu8)dO[i], pack);
     }
     vx_load4(m, in, hib);
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         h[i] += m[i];
     vx_mul(de, dO, h, rl);
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         vu64 t = de[i] + dO[i];
         out[i] = t[0] + t[1];
