@@ -64,9 +64,9 @@ static uint32_t probe(void)
 #elif defined(__powerpc64__)
 #  if defined(POLYMAC_USE_CPU_FEATURES)
     const PPCFeatures f = GetPPCInfo().features;
-    if (f.vsx != 0 && f.arch_2_07 != 0)
+    if (f.vsx != 0 && f.arch207 != 0)
         b |= POLYMAC_CPU_PPC_VSX;
-    if (f.vsx != 0 && f.arch_3_00 != 0)
+    if (f.vsx != 0 && f.arch300 != 0)
         b |= POLYMAC_CPU_PPC_ISA300;
 #  else
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
