@@ -114,8 +114,10 @@ static inline void p9_split(uint64_t m[3], const uint8_t *b, uint64_t hib)
     m[2] = (hi >> 24) | hib;
 }
 
-/* d += x p, column by column.  Bounds: x limbs < 2^45.01, p < 2^47.33,
- * so twelve products (a four-block step) stay below 2^96. */
+/* d += x p, column by column.  Bounds: x limbs 0, 1 < 2^45.01, limb 2
+ * < 2^43.6; multipliers < 2^48.33 (20 times a 44-bit limb).  A column of
+ * a four-block step sums twelve products, at most 4 (2^89.01 + 2^92.34 +
+ * 2^91.93) < 2^95.3: far from 2^128, and d >> 44 fits 64 bits. */
 static inline void p9_mul_acc(vu128 d[3], vu64 x0, vu64 x1, vu64 x2,
                               const struct p9_pair *p)
 {
