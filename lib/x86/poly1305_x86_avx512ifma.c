@@ -595,4 +595,7 @@ const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .init = polymac_init_x86_avx512ifma,
     .blocks = polymac_blocks_x86_avx512ifma,
     .emit = polymac_emit_x86_avx512ifma,
+    /* a one-shot below IFMA_MIN_BLOCKS_COLD blocks runs the scalar r64
+     * code either way: let the front end run it inline */
+    .scalar_max = IFMA_MIN_BLOCKS_COLD * 16 - 1,
 };
