@@ -12,8 +12,9 @@
 
 typedef unsigned __int128 polymac_u128;
 
-/* h = h0 + h1 2^64 + h2 2^128, kept partially reduced: h2 <= 4 between
- * blocks.  r = r0 + r1 2^64 (clamped, so r0, r1 < 2^60 and 4 | r1). */
+/* h = h0 + h1 2^64 + h2 2^128, partially reduced: h2 < 2^63 between
+ * blocks (polymac_r64_core says why).  r = r0 + r1 2^64 (clamped, so
+ * r0, r1 < 2^60 and 4 | r1). */
 struct polymac_r64 {
     uint64_t h0, h1, h2;
     uint64_t r0, r1;
@@ -25,15 +26,22 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
     polymac_clamp64(&st->r0, &st->r1, r);     /* a no-op on a clamped r */
 }
 
-/* h = (h + m) r mod p for each block, partially reduced.
- * With 4 | r1, h1 r1 2^128 = h1 (r1/4) 2^130 == 5 (r1/4) h1 = s1 h1 (mod p),
- * so the 2^128 column folds back with s1 = r1 + r1/4 (the trick of
- * OpenSSL's and Go's 64-bit code).  Works on plain scalars so that
- * callers can keep h in registers. */
+/* h = (h + m) r mod p for each block, partially reduced.  With
+ * h = h0 + h1 2^64 + h2 2^128 and r = r0 + r1 2^64 (4 | r1):
+ *   h1 r1 2^128 = h1 (r1/4) 2^130        == s1 h1           (s1 = 5 r1/4)
+ *   h2 r1 2^192 = h2 (r1/4) 2^64 2^130   == s1 h2 2^64
+ *   h2 r0 2^128 = (4 q + t) r0 2^128     == 5 r0 q + t r0 2^128  (q = h2/4, t = h2%4)
+ * so the product lands in three columns with no reduction step after the
+ * multiplies: the 2^130 fold of h2 happens on the way in, off the critical
+ * path (the arrangement of Nettle's x86-64 code).  h2 is not kept small:
+ * it stays below 2^63 (a < 2^125.5, b + (a >> 64) < 2^125.4, so the new
+ * h2 < 2^61.4 + 3 r0 < 2^62.3; with a carry and hibit added it is still
+ * below 2^63).  Works on plain scalars so callers can keep h in registers. */
 static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
                                     const uint8_t *in, size_t nblocks, uint64_t hibit)
 {
-    const uint64_t s1 = r1 + (r1 >> 2);
+    const uint64_t s1 = (r1 >> 2) * 5;                /* < 2^60.4 */
+    const uint64_t r0x5 = r0 * 5;                     /* < 2^62.4 */
     uint64_t h0 = h[0], h1 = h[1], h2 = h[2];
 
     while (nblocks--) {
@@ -45,25 +53,16 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
         c = h1 < c;
         h1 += m1;
         c += h1 < m1;
-        h2 += c + hibit;                              /* h2 <= 6 */
+        h2 += c + hibit;                              /* < 2^63 */
 
-        polymac_u128 d0 = (polymac_u128)h0 * r0 + (polymac_u128)h1 * s1;
-        polymac_u128 d1 = (polymac_u128)h0 * r1 + (polymac_u128)h1 * r0;
-        uint64_t d2 = h2 * r0;                        /* < 2^63 */
-        d1 += h2 * s1;                                /* h2 s1 < 2^64 */
-
-        h0 = (uint64_t)d0;
-        d1 += (uint64_t)(d0 >> 64);
-        h1 = (uint64_t)d1;
-        d2 += (uint64_t)(d1 >> 64);
-        /* d2 holds bits 128 and up: keep two bits, fold the rest times 5
-         * (c = 4k + k for k = d2 >> 2). */
-        c = (d2 & ~(uint64_t)3) + (d2 >> 2);
-        h2 = d2 & 3;
-        h0 += c;
-        c = h0 < c;
-        h1 += c;
-        h2 += h1 < c;
+        polymac_u128 a = (polymac_u128)h0 * r0 + (polymac_u128)h1 * s1
+                         + (polymac_u128)(h2 >> 2) * r0x5;
+        polymac_u128 b = (polymac_u128)h0 * r1 + (polymac_u128)h1 * r0
+                         + (polymac_u128)h2 * s1;
+        h0 = (uint64_t)a;
+        b += (uint64_t)(a >> 64);
+        h1 = (uint64_t)b;
+        h2 = (uint64_t)(b >> 64) + (h2 & 3) * r0;
         in += 16;
     }
     h[0] = h0;
@@ -93,7 +92,7 @@ static inline void polymac_r64_fold(uint64_t h[3], uint64_t h0, uint64_t h1, uin
 }
 
 /* Fully reduces h mod p (constant time) and returns it in (*lo, *hi);
- * h may be anything below 2^131. */
+ * h2 may be anything below 2^63. */
 static inline void polymac_r64_reduce(uint64_t h0, uint64_t h1, uint64_t h2,
                                       uint64_t *lo, uint64_t *hi)
 {
@@ -148,11 +147,13 @@ static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t 
  * when h is only partially reduced; to_r26 keeps all bits). */
 static inline void polymac_r64_to_r26(const struct polymac_r64 *st, uint64_t l[5])
 {
-    l[0] = st->h0 & 0x3ffffff;
-    l[1] = (st->h0 >> 26) & 0x3ffffff;
-    l[2] = ((st->h0 >> 52) | (st->h1 << 12)) & 0x3ffffff;
-    l[3] = (st->h1 >> 14) & 0x3ffffff;
-    l[4] = (st->h1 >> 40) | (st->h2 << 24);
+    uint64_t h[3];
+    polymac_r64_fold(h, st->h0, st->h1, st->h2);      /* h2 <= 4 */
+    l[0] = h[0] & 0x3ffffff;
+    l[1] = (h[0] >> 26) & 0x3ffffff;
+    l[2] = ((h[0] >> 52) | (h[1] << 12)) & 0x3ffffff;
+    l[3] = (h[1] >> 14) & 0x3ffffff;
+    l[4] = (h[1] >> 40) | (h[2] << 24);
 }
 
 /* Takes limbs of up to 63 bits each (carries not yet propagated) and
@@ -174,9 +175,11 @@ static inline void polymac_r64_from_r26(struct polymac_r64 *st, const uint64_t l
 /* r44: three limbs of 44, 44 and 42 bits (radix 2^44, for IFMA). */
 static inline void polymac_r64_to_r44(const struct polymac_r64 *st, uint64_t l[3])
 {
-    l[0] = st->h0 & 0xfffffffffff;
-    l[1] = ((st->h0 >> 44) | (st->h1 << 20)) & 0xfffffffffff;
-    l[2] = (st->h1 >> 24) | (st->h2 << 40);
+    uint64_t h[3];
+    polymac_r64_fold(h, st->h0, st->h1, st->h2);      /* h2 <= 4 */
+    l[0] = h[0] & 0xfffffffffff;
+    l[1] = ((h[0] >> 44) | (h[1] << 20)) & 0xfffffffffff;
+    l[2] = (h[1] >> 24) | (h[2] << 40);
 }
 
 /* Takes limbs of up to 63 bits each and stores their sum
