@@ -11,50 +11,27 @@
 #ifndef POLYMAC_TEST_KERNELS
 #error "poly1305_test_broken.c belongs in test builds only (-Dtest_kernels=true)"
 #endif
-#include "generic/r26.h"
 #include "kernels.h"
 
 #define BROKEN_VECTOR_BLOCKS 8
 
-struct broken_state {
-    struct polymac_r26_key key;
-    uint32_t h[5];
-};
-_Static_assert(sizeof(struct broken_state) <= POLYMAC_KS_BYTES, "state fits");
-
-static void polymac_init_test_broken(void *ks, const uint8_t r[16])
-{
-    struct broken_state *st = ks;
-    uint32_t l[5];
-    polymac_r26_split(l, r, 0);
-    polymac_r26_key_set(&st->key, l);
-    memset(st->h, 0, sizeof st->h);
-}
-
+/* generic-r26's state and functions, with one block lost on long calls */
 static void polymac_blocks_test_broken(void *ks, const uint8_t *in, size_t nblocks,
                                        uint32_t hibit)
 {
-    struct broken_state *st = ks;
-    uint32_t h[5], m[5];
     if (nblocks >= BROKEN_VECTOR_BLOCKS)
         nblocks--;                        /* the planted fault */
-    memcpy(h, st->h, sizeof h);
-    for (; nblocks; nblocks--, in += 16) {
-        uint64_t d[5] = {0, 0, 0, 0, 0};
-        polymac_r26_split(m, in, hibit);
-        for (int i = 0; i < 5; i++)
-            h[i] += m[i];
-        polymac_r26_mul_acc(d, h, &st->key);
-        polymac_r26_carry(h, d);
-    }
-    memcpy(st->h, h, sizeof h);
+    polymac_kernel_generic_r26.blocks(ks, in, nblocks, hibit);
+}
+
+static void polymac_init_test_broken(void *ks, const uint8_t r[16])
+{
+    polymac_kernel_generic_r26.init(ks, r);
 }
 
 static void polymac_emit_test_broken(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
-    struct broken_state *st = ks;
-    polymac_r26_finish(st->h, tag, s);
-    polymac_wipe(st, sizeof *st);
+    polymac_kernel_generic_r26.emit(ks, tag, s);
 }
 
 const struct polymac_kernel polymac_kernel_test_broken = {
