@@ -402,8 +402,13 @@ static int cmd_bench(int argc, char **argv)
     printf("\n");
     for (int c = 0; c < nc; c++) {
         printf("%-30s", cs[c].name);
-        for (int s = 0; s < nsizes; s++)
+        for (int s = 0; s < nsizes; s++) {
+#if defined(__x86_64__) || defined(__i386__)
             printf(" %9.0f (%5.2f)", cs[c].mbps[s], cs[c].cpb[s]);
+#else
+            printf(" %9.0f (  n/a)", cs[c].mbps[s]);   /* no time-stamp counter read */
+#endif
+        }
         printf("\n");
     }
     if (np) {
