@@ -45,7 +45,7 @@ static const struct polymac_kernel *const registry[] = {
 };
 #define NKERNELS (sizeof registry / sizeof registry[0])
 
-static _Atomic(const struct polymac_kernel *) active;
+_Atomic(const struct polymac_kernel *) polymac_active_kernel;
 
 /* Self-test verdict per kernel: 0 not run, 1 passed, 2 failed. */
 static _Atomic unsigned char verdict[NKERNELS];
@@ -170,16 +170,13 @@ static const struct polymac_kernel *choose_initial(void)
     return k;
 }
 
-const struct polymac_kernel *polymac_active(void)
+const struct polymac_kernel *polymac_select_first(void)
 {
-    const struct polymac_kernel *k = atomic_load_explicit(&active, memory_order_acquire);
-    if (k)
-        return k;
     /* Racing threads compute the same answer; the first store wins and
-     * later ones store the same pointer or keep a select's choice. */
-    k = choose_initial();
+     * later ones keep it (or a select's choice made meanwhile). */
+    const struct polymac_kernel *k = choose_initial();
     const struct polymac_kernel *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(&active, &expected, k,
+    if (!atomic_compare_exchange_strong_explicit(&polymac_active_kernel, &expected, k,
                                                  memory_order_acq_rel,
                                                  memory_order_acquire))
         k = expected;
@@ -242,6 +239,6 @@ int polymac_backend_select(const char *name)
         if (rc)
             return rc;
     }
-    atomic_store_explicit(&active, k, memory_order_release);
+    atomic_store_explicit(&polymac_active_kernel, k, memory_order_release);
     return POLYMAC_OK;
 }

@@ -5,8 +5,21 @@
 
 #include "kernel.h"
 
-/* The kernel new messages use; selects it on first use (thread-safe). */
-const struct polymac_kernel *polymac_active(void);
+#include <stdatomic.h>
+
+/* The kernel new messages use, once selected (NULL before). */
+extern _Atomic(const struct polymac_kernel *) polymac_active_kernel;
+
+/* Selects the kernel on first use (thread-safe) and returns it. */
+const struct polymac_kernel *polymac_select_first(void);
+
+/* The kernel new messages use: one acquire load on the hot path. */
+static inline const struct polymac_kernel *polymac_active(void)
+{
+    const struct polymac_kernel *k =
+        atomic_load_explicit(&polymac_active_kernel, memory_order_acquire);
+    return k ? k : polymac_select_first();
+}
 
 /* Registry index of k, for recording in a state. */
 unsigned polymac_kernel_index(const struct polymac_kernel *k);

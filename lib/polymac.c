@@ -90,31 +90,30 @@ void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16]
     k->emit(ks, tag, key + 16);
 }
 
-#ifdef POLYMAC_HAVE_R64
-/* Out of line so that its registers are its own: inlined into
- * polymac_auth next to the 1 KiB kernel state, GCC spills h to memory. */
-__attribute__((noinline)) static void auth_r64(uint8_t tag[16], const uint8_t *msg,
-                                               size_t len, const uint8_t key[32])
+/* The kernel's own path, out of line: its 1 KiB stack state (never
+ * memset: the kernel initialises what it uses and emit wipes it) would
+ * otherwise cost every short message a realigned frame. */
+__attribute__((noinline)) static void auth_kernel(const struct polymac_kernel *k,
+                                                  uint8_t tag[16], const uint8_t *msg,
+                                                  size_t len, const uint8_t key[32])
 {
-    polymac_r64_auth(tag, msg, len, key);
+    _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
+    polymac_auth_with(k, ks, tag, msg, len, key);
 }
-#endif
 
 int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                  const uint8_t key[POLYMAC_KEYBYTES])
 {
-    /* no memset of ks: the kernel initialises what it uses and emit wipes it */
-    _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
     if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
 #ifdef POLYMAC_HAVE_R64
     if (len <= k->scalar_max) {
-        auth_r64(tag, msg, len, key);
+        polymac_r64_auth(tag, msg, len, key);
         return POLYMAC_OK;
     }
 #endif
-    polymac_auth_with(k, ks, tag, msg, len, key);
+    auth_kernel(k, tag, msg, len, key);
     return POLYMAC_OK;
 }
 
