@@ -1,8 +1,7 @@
 /* poly1305_s390x_vx.c -- z13 vector-facility kernel: radix 2^26, four blocks
  *                        in flight with vector multiply-and-add */
 /* SPDX-License-Identifier: MIT */
-#include "../generic/r64.h"
-#include "../generic/r26.h"
+#include "../generic/lanes4.h"
 #include "../kernels.h"
 
 #include <vecintrin.h>
@@ -36,56 +35,6 @@ typedef __vector unsigned long long vu64;
  * radix-2^64 code of r64.h runs. */
 #define VX_MIN_BLOCKS_COLD 8
 #define VX_MIN_BLOCKS_WARM 4
-
-struct vx_state {
-    struct polymac_r64 sc;      /* r always; h while in_r26 != 1 */
-    uint32_t in_r26;            /* 1: h lives in h26 */
-    uint32_t have_pow;          /* 1: the tables below hold this key's powers */
-    uint32_t h26[5];            /* h in radix 2^26 (limbs <= 2^26 + 2^12) */
-    uint32_t r4[10][4];         /* limbs 0..4 of r^4, then 5x, splatted */
-    uint32_t rl[10][4];         /* lanes (r^4, r^3, r^2, r), then 5x */
-};
-_Static_assert(sizeof(struct vx_state) <= POLYMAC_KS_BYTES, "state fits");
-
-static void polymac_init_s390x_vx(void *ks, const uint8_t r[16])
-{
-    struct vx_state *st = ks;
-    polymac_r64_init(&st->sc, r);
-    st->in_r26 = 0;
-    st->have_pow = 0;
-}
-
-/* Computes r^1..r^4 once per key, in radix 2^26, the first time a call is
- * long enough for the vector code. */
-static void vx_powers(struct vx_state *st)
-{
-    static const uint8_t zero[16];
-    struct polymac_r64 t = st->sc;
-    uint32_t p[4][5];                    /* p[k] = r^(k+1) */
-    uint64_t l[5];
-
-    t.h0 = t.r0;
-    t.h1 = t.r1;
-    t.h2 = 0;
-    for (int k = 0; k < 4; k++) {
-        if (k > 0)                       /* h = (h + 0) r: the next power */
-            polymac_r64_blocks(&t, zero, 1, 0);
-        polymac_r64_to_r26(&t, l);
-        polymac_r26_carry(p[k], l);      /* limbs < 2^26 + 2^6 */
-    }
-    for (int i = 0; i < 5; i++) {
-        for (int j = 0; j < 4; j++) {
-            st->r4[i][j] = p[3][i];
-            st->r4[5 + i][j] = 5 * p[3][i];
-            st->rl[i][j] = p[3 - j][i];
-            st->rl[5 + i][j] = 5 * p[3 - j][i];
-        }
-    }
-    polymac_wipe(&t, sizeof t);
-    polymac_wipe(p, sizeof p);
-    polymac_wipe(l, sizeof l);
-    st->have_pow = 1;
-}
 
 /* VL has no alignment requirement; memcpy lets the compiler emit it
  * without claiming an alignment the pointer lacks. */
@@ -154,7 +103,7 @@ static inline void vx_carry(vu64 d[5])
 
 /* Absorbs 4 ngroups blocks (ngroups >= 1) into h26 and leaves the sum of
  * the lanes, uncarried (each below 2^61), in out. */
-static void vx_groups(const struct vx_state *st, const uint8_t *in,
+static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
                       size_t ngroups, uint32_t hibit, uint64_t out[5])
 {
     /* the low words of the 64-bit lanes, even lanes then odd, interleaved */
@@ -198,59 +147,21 @@ static void vx_groups(const struct vx_state *st, const uint8_t *in,
     }
 }
 
+static void polymac_init_s390x_vx(void *ks, const uint8_t r[16])
+{
+    polymac_lanes4_init(ks, r);
+}
+
 static void polymac_blocks_s390x_vx(void *ks, const uint8_t *in, size_t nblocks,
                                     uint32_t hibit)
 {
-    struct vx_state *st = ks;
-    size_t min = st->have_pow == 1 ? VX_MIN_BLOCKS_WARM : VX_MIN_BLOCKS_COLD;
-
-    if (nblocks >= min) {
-        uint64_t l[5];
-        size_t tail = nblocks & 3;
-        if (st->have_pow != 1)
-            vx_powers(st);
-        if (st->in_r26 != 1) {
-            polymac_r64_to_r26(&st->sc, l);
-            for (int i = 0; i < 5; i++)
-                st->h26[i] = (uint32_t)l[i];  /* h2 <= 4: limb 4 < 2^27 */
-            st->in_r26 = 1;
-        }
-        vx_groups(st, in, nblocks >> 2, hibit, l);
-        in += 16 * (nblocks - tail);
-        nblocks = tail;
-        if (!tail) {
-            /* h stays in radix 2^26 for the next long call */
-            polymac_r26_carry(st->h26, l);
-            return;
-        }
-        polymac_r64_from_r26(&st->sc, l);
-        st->in_r26 = 0;
-    } else if (st->in_r26 == 1) {
-        /* a short call after a long one: back to radix 2^64, once */
-        uint64_t l[5];
-        for (int i = 0; i < 5; i++)
-            l[i] = st->h26[i];
-        polymac_r64_from_r26(&st->sc, l);
-        st->in_r26 = 0;
-    }
-    polymac_r64_blocks(&st->sc, in, nblocks, hibit);
+    polymac_lanes4_blocks(ks, in, nblocks, hibit, VX_MIN_BLOCKS_COLD, VX_MIN_BLOCKS_WARM,
+                          vx_groups);
 }
 
 static void polymac_emit_s390x_vx(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
-    struct vx_state *st = ks;
-    uint64_t lo, hi;
-    if (st->in_r26 == 1) {
-        uint64_t l[5];
-        for (int i = 0; i < 5; i++)
-            l[i] = st->h26[i];
-        polymac_r64_from_r26(&st->sc, l);
-    }
-    polymac_r64_reduce(st->sc.h0, st->sc.h1, st->sc.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
-    /* the power tables exist only if a long call made them */
-    polymac_wipe(st, st->have_pow == 1 ? sizeof *st
-                                       : offsetof(struct vx_state, r4));
+    polymac_lanes4_emit(ks, tag, s);
 }
 
 const struct polymac_kernel polymac_kernel_s390x_vx = {

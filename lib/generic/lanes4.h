@@ -1,0 +1,132 @@
+/* lanes4.h -- the scalar side of the four-lane radix-2^26 vector kernels
+ *             (power-vsx, s390x-vx): state, powers of r, radix switching
+ *             and emit; each kernel supplies only its vector loop */
+/* SPDX-License-Identifier: MIT */
+#ifndef POLYMAC_LANES4_H
+#define POLYMAC_LANES4_H
+
+#include <stddef.h>
+
+#include "r64.h"
+#include "r26.h"
+
+struct polymac_lanes4 {
+    struct polymac_r64 sc;      /* r always; h while in_r26 != 1 */
+    uint32_t in_r26;            /* 1: h lives in h26 */
+    uint32_t have_pow;          /* 1: the tables below hold this key's powers */
+    uint32_t h26[5];            /* h in radix 2^26 (limbs <= 2^26 + 2^12) */
+    /* Tables as plain words, loaded with unaligned vector loads: nothing is
+     * assumed of ks beyond the contract's alignment, and the struct has no
+     * padding that depends on vector alignment. */
+    uint32_t r4[10][4];         /* limbs 0..4 of r^4, then 5x, splatted */
+    uint32_t rl[10][4];         /* lanes (r^4, r^3, r^2, r), then 5x */
+};
+_Static_assert(sizeof(struct polymac_lanes4) <= POLYMAC_KS_BYTES, "state fits");
+
+/* The kernel's vector loop: absorbs 4 * ngroups blocks (ngroups >= 1) into
+ * h26, the last group multiplied lane by lane by (r^4, r^3, r^2, r), and
+ * leaves the lane sums, not yet carried, in out. */
+typedef void polymac_lanes4_groups(const struct polymac_lanes4 *st, const uint8_t *in,
+                                   size_t ngroups, uint32_t hibit, uint64_t out[5]);
+
+static inline void polymac_lanes4_init(struct polymac_lanes4 *st, const uint8_t r[16])
+{
+    polymac_r64_init(&st->sc, r);
+    st->in_r26 = 0;
+    st->have_pow = 0;
+}
+
+/* Computes r^1..r^4 once per key, in radix 2^26, the first time a call is
+ * long enough for the vector code. */
+static inline void polymac_lanes4_powers(struct polymac_lanes4 *st)
+{
+    static const uint8_t zero[16];
+    struct polymac_r64 t = st->sc;
+    uint32_t p[4][5];                    /* p[k] = r^(k+1) */
+    uint64_t l[5];
+
+    t.h0 = t.r0;
+    t.h1 = t.r1;
+    t.h2 = 0;
+    for (int k = 0; k < 4; k++) {
+        if (k > 0)                       /* h = (h + 0) r: the next power */
+            polymac_r64_blocks(&t, zero, 1, 0);
+        polymac_r64_to_r26(&t, l);
+        polymac_r26_carry(p[k], l);      /* limbs < 2^26 + 2^6 */
+    }
+    for (int i = 0; i < 5; i++) {
+        for (int j = 0; j < 4; j++) {
+            st->r4[i][j] = p[3][i];
+            st->r4[5 + i][j] = 5 * p[3][i];
+            st->rl[i][j] = p[3 - j][i];
+            st->rl[5 + i][j] = 5 * p[3 - j][i];
+        }
+    }
+    polymac_wipe(&t, sizeof t);
+    polymac_wipe(p, sizeof p);
+    polymac_wipe(l, sizeof l);
+    st->have_pow = 1;
+}
+
+/* h back to radix 2^64 after vector calls. */
+static inline void polymac_lanes4_to_r64(struct polymac_lanes4 *st)
+{
+    uint64_t l[5];
+    for (int i = 0; i < 5; i++)
+        l[i] = st->h26[i];
+    polymac_r64_from_r26(&st->sc, l);
+    st->in_r26 = 0;
+}
+
+/* A kernel's blocks(): the vector loop from min_cold blocks (min_warm once
+ * the powers exist), the scalar radix-2^64 code below that and for the one
+ * to three blocks left over.  Flags are compared with == 1, so a forged
+ * state can only pick a branch, never an address or a loop bound. */
+static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_t *in,
+                                         size_t nblocks, uint32_t hibit, size_t min_cold,
+                                         size_t min_warm, polymac_lanes4_groups *groups)
+{
+    size_t min = st->have_pow == 1 ? min_warm : min_cold;
+
+    if (nblocks >= min) {
+        uint64_t l[5];
+        size_t tail = nblocks & 3;
+        if (st->have_pow != 1)
+            polymac_lanes4_powers(st);
+        if (st->in_r26 != 1) {
+            polymac_r64_to_r26(&st->sc, l);
+            for (int i = 0; i < 5; i++)
+                st->h26[i] = (uint32_t)l[i];  /* h2 <= 4: limb 4 < 2^27 */
+            st->in_r26 = 1;
+        }
+        groups(st, in, nblocks >> 2, hibit, l);
+        in += 16 * (nblocks - tail);
+        nblocks = tail;
+        if (!tail) {
+            /* h stays in radix 2^26 for the next long call */
+            polymac_r26_carry(st->h26, l);
+            return;
+        }
+        polymac_r64_from_r26(&st->sc, l);
+        st->in_r26 = 0;
+    } else if (st->in_r26 == 1) {
+        /* a short call after a long one: back to radix 2^64, once */
+        polymac_lanes4_to_r64(st);
+    }
+    polymac_r64_blocks(&st->sc, in, nblocks, hibit);
+}
+
+static inline void polymac_lanes4_emit(struct polymac_lanes4 *st, uint8_t tag[16],
+                                       const uint8_t s[16])
+{
+    uint64_t lo, hi;
+    if (st->in_r26 == 1)
+        polymac_lanes4_to_r64(st);
+    polymac_r64_reduce(st->sc.h0, st->sc.h1, st->sc.h2, &lo, &hi);
+    polymac_add_s_store(tag, lo, hi, s);
+    /* the power tables exist only if a long call made them */
+    polymac_wipe(st, st->have_pow == 1 ? sizeof *st
+                                       : offsetof(struct polymac_lanes4, r4));
+}
+
+#endif
