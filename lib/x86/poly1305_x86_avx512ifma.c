@@ -33,11 +33,15 @@
  * 0) and is multiplied by r^k, which lines it up with the full groups that
  * follow; a call of fewer than 16 blocks multiplies lane j by r^(n - j).
  *
- * Between calls h always lives in radix 2^64 (struct polymac_r64): the
- * vector path ends with a horizontal sum anyway, and folding its three
- * limbs into radix 2^64 costs a few scalar instructions, so there is no
- * radix flag that a later call could misread, and short calls run the
- * scalar radix-2^64 code of r64.h unchanged.
+ * Between calls h lives in radix 2^64 (struct polymac_r64), where short
+ * calls run the scalar code of r64.h unchanged, except in a streamed
+ * message: from its second vector call on, the sixteen lane accumulators
+ * stay in the state unmerged (IFMA_LANES), so that a call of a stream
+ * costs what the same blocks cost inside one long message.  Merging on
+ * every call (the lane products, a horizontal sum and two radix
+ * conversions, all on the serial chain from one call to the next) cost
+ * about 50 TSC cycles a call, a quarter of a 1 KiB call.  The flag that
+ * says where h lives is only ever tested to choose a path.
  *
  * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
  * messages and h; checked by propagating upper bounds through every
@@ -57,6 +61,9 @@
  *   - c = (l2 >> 42) + (g2 << 10) < 2^47.7, 5 c < 2^50.1, h0 + 5 c <
  *     2^50.2; one more carry h0 -> h1 restores the bounds.  No 64-bit
  *     intermediate exceeds 2^55.
+ *   - live lanes are stored as ifma_mulred left them (or, before the
+ *     first product, as a message plus h, below 2^45), so the bounds
+ *     above hold across calls.
  *   - the last step of a call sums its accumulators over 16 lanes without
  *     a carry (see ifma_final): limbs below 2^59, inside the 63 bits that
  *     polymac_r64_from_r44 accepts.
@@ -92,14 +99,29 @@
 #define IFMA_MIN_BLOCKS_WARM 5
 #endif
 
+/* flags: which parts of the state below are in use.  Only ever tested
+ * bit by bit to choose a path: a forged value can make a wrong tag, never
+ * an address or a trip count. */
+#define IFMA_POWERS 1u          /* pw holds the powers of r */
+#define IFMA_LANES 2u           /* h lives in the lanes v, not in s */
+
 struct ifma_state {
-    struct polymac_r64 s;       /* h (live between calls) and r, radix 2^64 */
-    uint64_t have_powers;       /* nonzero once pw holds the powers of r */
+    struct polymac_r64 s;       /* r, and h while the lanes are not live */
+    uint64_t flags;             /* IFMA_POWERS | IFMA_LANES */
     uint64_t pad[2];            /* pw starts 64 bytes in: whole-line loads */
-    /* pw[set][v][lane]: v = r0, r1, r2, s1, s2 of r^(16 - lane) (set A, 0)
+    /* pw[set][v][lane]: limbs v = r0, r1, r2 of r^(16 - lane) (set A, 0)
      * and of r^(8 - lane) (set B, 1): the power by which the block in that
-     * lane of the last group of a call is multiplied. */
-    uint64_t pw[2][5][8];
+     * lane of the last group is multiplied.  s1 = 20 r1 and s2 = 20 r2 are
+     * recomputed on load (two IFMAs off the critical path), which leaves
+     * room for the lanes. */
+    uint64_t pw[2][3][8];
+    /* v[set][limb][lane]: the sixteen lane accumulators of a streamed
+     * message, kept unmerged between calls (IFMA_LANES): h is then
+     * sum over lanes of v times that lane's power in pw.  Merging on every
+     * call (multiply by the powers, sum the lanes, convert to radix 2^64
+     * and back on the next call) put about 50 TSC cycles of serial
+     * latency on every call of a stream: a quarter of a 1 KiB call. */
+    uint64_t v[2][3][8];
 };
 
 _Static_assert(sizeof(struct ifma_state) <= POLYMAC_KS_BYTES, "state fits");
@@ -360,23 +382,80 @@ IFMA_INLINE struct ifma_h ifma_load_part(const uint8_t *in, size_t nb, __m512i h
 
 IFMA_INLINE struct ifma_pow ifma_loadpow(const struct ifma_state *st, unsigned set)
 {
-    struct ifma_pow p = {
-        _mm512_loadu_si512((const void *)st->pw[set][0]),
-        _mm512_loadu_si512((const void *)st->pw[set][1]),
-        _mm512_loadu_si512((const void *)st->pw[set][2]),
-        _mm512_loadu_si512((const void *)st->pw[set][3]),
-        _mm512_loadu_si512((const void *)st->pw[set][4]),
-    };
-    return p;
+    return ifma_mkpow(_mm512_loadu_si512((const void *)st->pw[set][0]),
+                      _mm512_loadu_si512((const void *)st->pw[set][1]),
+                      _mm512_loadu_si512((const void *)st->pw[set][2]));
 }
 
-IFMA_INLINE void ifma_storepow(uint64_t pw[5][8], const struct ifma_pow *p)
+IFMA_INLINE void ifma_storepow(uint64_t pw[3][8], const struct ifma_pow *p)
 {
     _mm512_storeu_si512((void *)pw[0], p->r0);
     _mm512_storeu_si512((void *)pw[1], p->r1);
     _mm512_storeu_si512((void *)pw[2], p->r2);
-    _mm512_storeu_si512((void *)pw[3], p->s1);
-    _mm512_storeu_si512((void *)pw[4], p->s2);
+}
+
+/* r^e in every lane, 1 <= e <= 16, straight from the table: broadcast
+ * loads, which use the load ports only.  e comes from the caller's block
+ * count, never from the state. */
+IFMA_INLINE struct ifma_pow ifma_bcastmem(const struct ifma_state *st, unsigned e)
+{
+    const unsigned q = 16 - e, set = q / 8, lane = q % 8;
+    return ifma_mkpow(_mm512_set1_epi64((long long)st->pw[set][0][lane]),
+                      _mm512_set1_epi64((long long)st->pw[set][1][lane]),
+                      _mm512_set1_epi64((long long)st->pw[set][2][lane]));
+}
+
+IFMA_INLINE struct ifma_h ifma_loadlanes(const struct ifma_state *st, unsigned set)
+{
+    struct ifma_h h = {
+        _mm512_loadu_si512((const void *)st->v[set][0]),
+        _mm512_loadu_si512((const void *)st->v[set][1]),
+        _mm512_loadu_si512((const void *)st->v[set][2]),
+    };
+    return h;
+}
+
+IFMA_INLINE void ifma_storelanes(struct ifma_state *st, unsigned set, struct ifma_h h)
+{
+    _mm512_storeu_si512((void *)st->v[set][0], h.h0);
+    _mm512_storeu_si512((void *)st->v[set][1], h.h1);
+    _mm512_storeu_si512((void *)st->v[set][2], h.h2);
+}
+
+/* Lane j of the result takes lane j - sh of x (0 <= sh <= 7); lanes below
+ * sh are zero.  sh comes from the caller's block count. */
+IFMA_INLINE struct ifma_h ifma_up(struct ifma_h x, unsigned sh)
+{
+    const __m512i i = _mm512_sub_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                                       _mm512_set1_epi64((long long)sh));
+    const __mmask8 m = (__mmask8)(0xffu << sh);
+    struct ifma_h o = {
+        _mm512_maskz_permutexvar_epi64(m, i, x.h0),
+        _mm512_maskz_permutexvar_epi64(m, i, x.h1),
+        _mm512_maskz_permutexvar_epi64(m, i, x.h2),
+    };
+    return o;
+}
+
+/*
+ * The k (1..15) blocks at in, plus x (h, or 0) added to the first block,
+ * in the top k lanes of A || B: block i (1-based) in the lane whose power
+ * is r^(k + 1 - i), so that they line up with lanes multiplied by r^k.
+ * For k <= 8 they fill lanes 8 - k..7 of B; for k > 8 the first k - 8 fill
+ * lanes 16 - k..7 of A and the last 8 all of B.  Carried like ifma_load8.
+ */
+IFMA_INLINE void ifma_load_top(const uint8_t *in, size_t k, struct ifma_h x,
+                               __m512i hb, struct ifma_h *a, struct ifma_h *b)
+{
+    if (k > 8) {
+        *a = ifma_up(ifma_add(x, ifma_load_part(in, k - 8, hb)), 16 - (unsigned)k);
+        *b = ifma_load8(in + 16 * (k - 8), hb);
+    } else {
+        const __m512i z = _mm512_setzero_si512();
+        const struct ifma_h zero = {z, z, z};
+        *a = zero;
+        *b = ifma_up(ifma_add(x, ifma_load_part(in, k, hb)), 8 - (unsigned)k);
+    }
 }
 
 /* Lane j of the result takes element (j + sh) mod 16 of the 16 elements
@@ -475,19 +554,31 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
                      _mm512_permutexvar_epi64(rev, y.h2));
     ifma_storepow(st->pw[0], pa);
     ifma_storepow(st->pw[1], pb);
-    st->have_powers = 1;
+    st->flags |= IFMA_POWERS;
 }
 
 /*
- * The vector path, n = nblocks = 16 G + k blocks:
+ * The vector path while h is in radix 2^64 (the lanes are not live),
+ * n = nblocks = 16 G + k blocks.  h from radix 2^64 joins the lane of the
+ * first block.
+ *
+ * The first vector call for a key (cold: it computes the powers, which it
+ * then holds in registers), and any call of G = 0, sums the lanes at once
+ * and leaves h in radix 2^64:
  *   G = 0: block j goes to lane j (of A for j < 8, else of B), the other
  *          lanes hold 0, and lane j is multiplied by r^(n - j).
  *   G > 0: a leading group of k blocks (if k > 0) is multiplied by r^k;
  *          V = V r^16 + M for each further group, the first group's M
  *          added without a product; the last V is multiplied lane-wise
  *          by r^16..r^1.
- * h from radix 2^64 joins lane 0 of A, whose block is the first; the lanes
- * are summed and folded back into radix 2^64.
+ * That is the one-shot path (init, one call, emit): keeping its lanes
+ * would only move the same sum into emit, behind a store and reload of
+ * the lanes and the powers (4-6% slower at 256 to 512 bytes, measured).
+ *
+ * A later call of G > 0 (warm: a streamed message) makes the lanes live
+ * instead: the k leading blocks sit in the top k lanes (ifma_load_top),
+ * V = V r^16 + M for each full group, and V stays in st->v, unmerged, for
+ * ifma_absorb to carry on from; emit or a short call merges it.
  */
 static void ifma_vector(struct ifma_state *st, const uint8_t *in,
                         size_t nblocks, uint32_t hibit)
@@ -496,15 +587,10 @@ static void ifma_vector(struct ifma_state *st, const uint8_t *in,
     const size_t k = nblocks % 16, groups = nblocks / 16;
     struct ifma_pow pa, pb, p16;
     uint64_t l[3];
+    const int warm = (st->flags & IFMA_POWERS) != 0;
 
-    if (st->have_powers != 0) {
-        pa = ifma_loadpow(st, 0);
-        pb = ifma_loadpow(st, 1);
-        /* r^16 for the main loop, which runs only for 32 blocks and up */
-        p16 = groups > 1 ? ifma_bcast(&pa, &pb, 16) : pa;
-    } else {
+    if (!warm)
         ifma_powers(st, &pa, &pb, &p16);
-    }
 
     polymac_r64_to_r44(&st->s, l);
     struct ifma_h a = {
@@ -514,6 +600,34 @@ static void ifma_vector(struct ifma_state *st, const uint8_t *in,
     };
     struct ifma_h b;
 
+    if (warm && groups > 0) {
+        /* r^16 for the loop: three broadcast loads */
+        p16 = ifma_bcastmem(st, 16);
+        size_t loop = groups;
+        if (k > 0) {
+            ifma_load_top(in, k, a, hb, &a, &b);
+            in += 16 * k;
+        } else {
+            a = ifma_add(a, ifma_load8(in, hb));
+            b = ifma_load8(in + 128, hb);
+            in += 256;
+            loop--;
+        }
+        for (size_t g = 0; g < loop; g++) {
+            a = ifma_mulred(a, p16, ifma_load8_acc(in, hb));
+            b = ifma_mulred(b, p16, ifma_load8_acc(in + 128, hb));
+            in += 256;
+        }
+        ifma_storelanes(st, 0, a);
+        ifma_storelanes(st, 1, b);
+        st->flags |= IFMA_LANES;
+        return;
+    }
+
+    if (warm) {
+        pa = ifma_loadpow(st, 0);
+        pb = ifma_loadpow(st, 1);
+    }
     if (groups == 0) {
         /* lane j needs r^(k - j), element 16 - k + j of pa || pb */
         a = ifma_add(a, ifma_load_part(in, k < 8 ? k : 8, hb));
@@ -549,25 +663,84 @@ static void ifma_vector(struct ifma_state *st, const uint8_t *in,
         }
         ifma_final(a, pa, b, pb, 1, l);
     }
-
     polymac_r64_from_r44(&st->s, l);
+}
+
+/*
+ * The vector path while the lanes are live, n = 16 G + k blocks: V = V r^k
+ * plus the k leading blocks in the top k lanes (if k > 0), then V = V r^16
+ * + M for each group.  No conversion, no horizontal sum: a call costs what
+ * the same blocks cost inside a one-shot message, plus six loads and six
+ * stores of V, which store forwarding hands from one call to the next.
+ */
+static void ifma_absorb(struct ifma_state *st, const uint8_t *in,
+                        size_t nblocks, uint32_t hibit)
+{
+    const __m512i hb = _mm512_set1_epi64((long long)((uint64_t)hibit << 40));
+    const size_t k = nblocks % 16, groups = nblocks / 16;
+    struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
+
+    if (k > 0) {
+        const __m512i z = _mm512_setzero_si512();
+        const struct ifma_h zero = {z, z, z};
+        const struct ifma_pow pk = ifma_bcastmem(st, (unsigned)k);
+        struct ifma_h ea, eb;
+        ifma_load_top(in, k, zero, hb, &ea, &eb);
+        a = ifma_mulred(a, pk, ea);
+        b = ifma_mulred(b, pk, eb);
+        in += 16 * k;
+    }
+    if (groups > 0) {
+        const struct ifma_pow p16 = ifma_bcastmem(st, 16);
+        for (size_t g = 0; g < groups; g++) {
+            a = ifma_mulred(a, p16, ifma_load8_acc(in, hb));
+            b = ifma_mulred(b, p16, ifma_load8_acc(in + 128, hb));
+            in += 256;
+        }
+    }
+    ifma_storelanes(st, 0, a);
+    ifma_storelanes(st, 1, b);
+}
+
+/* Multiplies the live lanes by their powers, sums them into radix 2^64
+ * (h back in s) and leaves lane mode. */
+static void ifma_merge(struct ifma_state *st)
+{
+    const struct ifma_pow pa = ifma_loadpow(st, 0), pb = ifma_loadpow(st, 1);
+    uint64_t l[3];
+    ifma_final(ifma_loadlanes(st, 0), pa, ifma_loadlanes(st, 1), pb, 1, l);
+    polymac_r64_from_r44(&st->s, l);
+    st->flags &= ~(uint64_t)IFMA_LANES;
 }
 
 static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
 {
     struct ifma_state *st = ks;
     polymac_r64_init(&st->s, r);
-    st->have_powers = 0;
+    st->flags = 0;
 }
 
 static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
                                           size_t nblocks, uint32_t hibit)
 {
     struct ifma_state *st = ks;
-    /* have_powers is only tested for zero: a forged value can choose a
-     * path, never an address or a trip count. */
-    const size_t min = st->have_powers != 0 ? IFMA_MIN_BLOCKS_WARM : IFMA_MIN_BLOCKS_COLD;
+    const uint64_t flags = st->flags;
 
+    if (flags & IFMA_LANES) {
+        /* a short call (often the padded last block) merges the lanes
+         * once and goes on in radix 2^64, where a block costs a quarter
+         * of what two lane products do */
+        if (nblocks >= IFMA_MIN_BLOCKS_WARM) {
+            ifma_absorb(st, in, nblocks, hibit);
+            return;
+        }
+        if (nblocks == 0)
+            return;
+        ifma_merge(st);
+        polymac_r64_blocks(&st->s, in, nblocks, hibit);
+        return;
+    }
+    const size_t min = (flags & IFMA_POWERS) ? IFMA_MIN_BLOCKS_WARM : IFMA_MIN_BLOCKS_COLD;
     if (nblocks < min)
         polymac_r64_blocks(&st->s, in, nblocks, hibit);
     else
@@ -579,17 +752,22 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
     struct ifma_state *st = ks;
     uint64_t lo, hi;
 
+    if (st->flags & IFMA_LANES)
+        ifma_merge(st);
     polymac_r64_reduce(st->s.h0, st->s.h1, st->s.h2, &lo, &hi);
     polymac_add_s_store(tag, lo, hi, s);
-    /* The powers are as secret as r, but exist only if a vector call ran:
-     * a short message does not pay for wiping 640 bytes. */
-    if (st->have_powers != 0) {
-        /* ten 64-byte stores: a quarter of what memset takes here */
+    /* The powers and the lanes are as secret as r and h, but exist only if
+     * a vector call ran: a short message does not pay for wiping 768
+     * bytes. */
+    if (st->flags != 0) {
+        /* twelve 64-byte stores: a quarter of what memset takes here */
         const __m512i z = _mm512_setzero_si512();
         for (unsigned i = 0; i < 2; i++)
-            for (unsigned v = 0; v < 5; v++)
+            for (unsigned v = 0; v < 3; v++) {
                 _mm512_storeu_si512((void *)st->pw[i][v], z);
-        __asm__ __volatile__("" : : "r"(st->pw) : "memory");
+                _mm512_storeu_si512((void *)st->v[i][v], z);
+            }
+        __asm__ __volatile__("" : : "r"(st->pw), "r"(st->v) : "memory");
     }
     polymac_wipe(st, offsetof(struct ifma_state, pw));
 }
