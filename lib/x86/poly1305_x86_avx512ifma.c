@@ -40,8 +40,11 @@
  * costs what the same blocks cost inside one long message.  Merging on
  * every call (the lane products, a horizontal sum and two radix
  * conversions, all on the serial chain from one call to the next) cost
- * about 50 TSC cycles a call, a quarter of a 1 KiB call.  The flag that
- * says where h lives is only ever tested to choose a path.
+ * about 50 TSC cycles a call, a quarter of a 1 KiB call.  Short calls
+ * of a stream (fewer than IFMA_MIN_BLOCKS_WARM blocks) then run the scalar
+ * code on a pending part beside the lanes (ifma_short).  The flags that
+ * say where h lives are only ever tested to choose a path, and the count
+ * they hold is masked before it picks a power.
  *
  * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
  * messages and h; checked by propagating upper bounds through every
@@ -98,16 +101,23 @@
 #ifndef IFMA_MIN_BLOCKS_WARM
 #define IFMA_MIN_BLOCKS_WARM 5
 #endif
+/* ifma_short keeps t + n below 16 for its n < IFMA_MIN_BLOCKS_WARM */
+_Static_assert(IFMA_MIN_BLOCKS_WARM >= 1 && IFMA_MIN_BLOCKS_WARM <= 16, "short calls fit t");
 
 /* flags: which parts of the state below are in use.  Only ever tested
  * bit by bit to choose a path: a forged value can make a wrong tag, never
  * an address or a trip count. */
 #define IFMA_POWERS 1u          /* pw holds the powers of r */
-#define IFMA_LANES 2u           /* h lives in the lanes v, not in s */
+#define IFMA_LANES 2u           /* h lives in the lanes v (and s, IFMA_HS) */
+#define IFMA_HS 4u              /* with IFMA_LANES: s holds a pending part */
+/* with IFMA_LANES: h = (lanes) r^t + (s if IFMA_HS), t in bits 4..7, read
+ * masked, so a forged t still picks one of the stored powers */
+#define IFMA_T_SHIFT 4
+#define IFMA_T_MASK (15u << IFMA_T_SHIFT)
 
 struct ifma_state {
     struct polymac_r64 s;       /* r, and h while the lanes are not live */
-    uint64_t flags;             /* IFMA_POWERS | IFMA_LANES */
+    uint64_t flags;             /* IFMA_POWERS | IFMA_LANES | IFMA_HS | t */
     uint64_t pad[2];            /* pw starts 64 bytes in: whole-line loads */
     /* pw[set][v][lane]: limbs v = r0, r1, r2 of r^(16 - lane) (set A, 0)
      * and of r^(8 - lane) (set B, 1): the power by which the block in that
@@ -399,7 +409,8 @@ IFMA_INLINE void ifma_storepow(uint64_t pw[3][8], const struct ifma_pow *p)
  * count, never from the state. */
 IFMA_INLINE struct ifma_pow ifma_bcastmem(const struct ifma_state *st, unsigned e)
 {
-    const unsigned q = 16 - e, set = q / 8, lane = q % 8;
+    /* the mask keeps even a wrong e inside the table */
+    const unsigned q = (16 - e) & 15, set = q / 8, lane = q % 8;
     return ifma_mkpow(_mm512_set1_epi64((long long)st->pw[set][0][lane]),
                       _mm512_set1_epi64((long long)st->pw[set][1][lane]),
                       _mm512_set1_epi64((long long)st->pw[set][2][lane]));
@@ -620,7 +631,7 @@ static void ifma_vector(struct ifma_state *st, const uint8_t *in,
         }
         ifma_storelanes(st, 0, a);
         ifma_storelanes(st, 1, b);
-        st->flags |= IFMA_LANES;
+        st->flags = (st->flags & ~(uint64_t)(IFMA_HS | IFMA_T_MASK)) | IFMA_LANES;
         return;
     }
 
@@ -666,33 +677,81 @@ static void ifma_vector(struct ifma_state *st, const uint8_t *in,
     polymac_r64_from_r44(&st->s, l);
 }
 
+static unsigned ifma_t(uint64_t flags)
+{
+    return (unsigned)(flags & IFMA_T_MASK) >> IFMA_T_SHIFT;
+}
+
+/* The pending scalar part s.h (IFMA_HS) in lane 0, radix 2^44; zero
+ * without it. */
+IFMA_INLINE struct ifma_h ifma_pending(const struct ifma_state *st, uint64_t flags)
+{
+    const __m512i z = _mm512_setzero_si512();
+    struct ifma_h x = {z, z, z};
+    if (flags & IFMA_HS) {
+        uint64_t l[3];
+        polymac_r64_to_r44(&st->s, l);
+        x.h0 = _mm512_maskz_set1_epi64(1, (long long)l[0]);
+        x.h1 = _mm512_maskz_set1_epi64(1, (long long)l[1]);
+        x.h2 = _mm512_maskz_set1_epi64(1, (long long)l[2]);
+    }
+    return x;
+}
+
+/* V = V r^e in both sets, 1 <= e <= 16. */
+IFMA_INLINE void ifma_mulpow_lanes(const struct ifma_state *st, unsigned e,
+                                   struct ifma_h *a, struct ifma_h *b)
+{
+    const __m512i z = _mm512_setzero_si512();
+    const struct ifma_h zero = {z, z, z};
+    const struct ifma_pow p = ifma_bcastmem(st, e);
+    *a = ifma_mulred(*a, p, zero);
+    *b = ifma_mulred(*b, p, zero);
+}
+
 /*
- * The vector path while the lanes are live, n = 16 G + k blocks: V = V r^k
- * plus the k leading blocks in the top k lanes (if k > 0), then V = V r^16
- * + M for each group.  No conversion, no horizontal sum: a call costs what
- * the same blocks cost inside a one-shot message, plus six loads and six
- * stores of V, which store forwarding hands from one call to the next.
+ * The vector path while the lanes are live, n = 16 G + k blocks, with
+ * h = V r^t + x (x the pending scalar part, or 0):
+ *   V = V r^(t + k) plus the k leading blocks in the top k lanes, x joining
+ *   the first of them (if k > 0; when t + k > 16, or k = 0 and t > 0, the
+ *   factor r^t is a product of its own first), then V = V r^16 + M for
+ *   each group, x joining the first block when k = 0.
+ * No conversion of V, no horizontal sum: a call costs what the same blocks
+ * cost inside a one-shot message, plus six loads and six stores of V,
+ * which store forwarding hands from one call to the next.
  */
 static void ifma_absorb(struct ifma_state *st, const uint8_t *in,
                         size_t nblocks, uint32_t hibit)
 {
     const __m512i hb = _mm512_set1_epi64((long long)((uint64_t)hibit << 40));
     const size_t k = nblocks % 16, groups = nblocks / 16;
+    const uint64_t flags = st->flags;
+    const unsigned t = ifma_t(flags);
     struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
+    struct ifma_h x = ifma_pending(st, flags);
+    unsigned pre = t + (unsigned)k;
 
+    if (t > 0 && (k == 0 || pre > 16)) {
+        ifma_mulpow_lanes(st, t, &a, &b);
+        pre = (unsigned)k;
+    }
     if (k > 0) {
-        const __m512i z = _mm512_setzero_si512();
-        const struct ifma_h zero = {z, z, z};
-        const struct ifma_pow pk = ifma_bcastmem(st, (unsigned)k);
+        const struct ifma_pow pk = ifma_bcastmem(st, pre);
         struct ifma_h ea, eb;
-        ifma_load_top(in, k, zero, hb, &ea, &eb);
+        ifma_load_top(in, k, x, hb, &ea, &eb);
         a = ifma_mulred(a, pk, ea);
         b = ifma_mulred(b, pk, eb);
         in += 16 * k;
+        x.h0 = x.h1 = x.h2 = _mm512_setzero_si512();
     }
     if (groups > 0) {
         const struct ifma_pow p16 = ifma_bcastmem(st, 16);
-        for (size_t g = 0; g < groups; g++) {
+        /* x (0 after a leading group) joins lane 0, the first block; an
+         * accumulator start may exceed 52 bits (ifma_load8_acc) */
+        a = ifma_mulred(a, p16, ifma_add(ifma_load8_acc(in, hb), x));
+        b = ifma_mulred(b, p16, ifma_load8_acc(in + 128, hb));
+        in += 256;
+        for (size_t g = 1; g < groups; g++) {
             a = ifma_mulred(a, p16, ifma_load8_acc(in, hb));
             b = ifma_mulred(b, p16, ifma_load8_acc(in + 128, hb));
             in += 256;
@@ -700,17 +759,61 @@ static void ifma_absorb(struct ifma_state *st, const uint8_t *in,
     }
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
+    st->flags = flags & ~(uint64_t)(IFMA_HS | IFMA_T_MASK);
 }
 
-/* Multiplies the live lanes by their powers, sums them into radix 2^64
- * (h back in s) and leaves lane mode. */
+/*
+ * A short call while the lanes are live: the blocks go through the scalar
+ * radix-2^64 code into the pending part s.h (h = V r^t + s.h, so s.h is
+ * simply continued and t grows by n); the lanes are neither merged nor
+ * multiplied.  Merging them for every short call (the usual pattern of
+ * pieces that are not a multiple of 16 bytes: one block completed from
+ * the front end's buffer, then the rest) cost about 45 TSC cycles a call,
+ * a lane product for one block about 50.  t stays below 16: before it
+ * would pass 15, V = V r^t (one product, every 12 or more blocks).
+ */
+static void ifma_short(struct ifma_state *st, const uint8_t *in,
+                       size_t nblocks, uint32_t hibit)
+{
+    uint64_t flags = st->flags;
+    unsigned t = ifma_t(flags);
+    if (!(flags & IFMA_HS)) {
+        st->s.h0 = st->s.h1 = st->s.h2 = 0;
+        flags |= IFMA_HS;
+    }
+    if (t + nblocks > 15) {
+        struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
+        if (t > 0)
+            ifma_mulpow_lanes(st, t, &a, &b);
+        ifma_storelanes(st, 0, a);
+        ifma_storelanes(st, 1, b);
+        t = 0;
+    }
+    polymac_r64_blocks(&st->s, in, nblocks, hibit);
+    t += (unsigned)nblocks;
+    st->flags = (flags & ~(uint64_t)IFMA_T_MASK) | ((uint64_t)t << IFMA_T_SHIFT);
+}
+
+/* h = V r^t + x: multiplies the live lanes by r^t and their powers, sums
+ * them with x into radix 2^64 (h back in s) and leaves lane mode. */
 static void ifma_merge(struct ifma_state *st)
 {
+    const uint64_t flags = st->flags;
+    const unsigned t = ifma_t(flags);
     const struct ifma_pow pa = ifma_loadpow(st, 0), pb = ifma_loadpow(st, 1);
-    uint64_t l[3];
-    ifma_final(ifma_loadlanes(st, 0), pa, ifma_loadlanes(st, 1), pb, 1, l);
+    struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
+    uint64_t l[3], x[3] = {0, 0, 0};
+    if (t > 0)
+        ifma_mulpow_lanes(st, t, &a, &b);
+    if (flags & IFMA_HS)
+        polymac_r64_to_r44(&st->s, x);
+    ifma_final(a, pa, b, pb, 1, l);
+    /* limbs below 2^60 plus x below 2^44: within from_r44's 63 bits */
+    l[0] += x[0];
+    l[1] += x[1];
+    l[2] += x[2];
     polymac_r64_from_r44(&st->s, l);
-    st->flags &= ~(uint64_t)IFMA_LANES;
+    st->flags = flags & ~(uint64_t)(IFMA_LANES | IFMA_HS | IFMA_T_MASK);
 }
 
 static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
@@ -727,17 +830,10 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
     const uint64_t flags = st->flags;
 
     if (flags & IFMA_LANES) {
-        /* a short call (often the padded last block) merges the lanes
-         * once and goes on in radix 2^64, where a block costs a quarter
-         * of what two lane products do */
-        if (nblocks >= IFMA_MIN_BLOCKS_WARM) {
+        if (nblocks >= IFMA_MIN_BLOCKS_WARM)
             ifma_absorb(st, in, nblocks, hibit);
-            return;
-        }
-        if (nblocks == 0)
-            return;
-        ifma_merge(st);
-        polymac_r64_blocks(&st->s, in, nblocks, hibit);
+        else if (nblocks > 0)
+            ifma_short(st, in, nblocks, hibit);
         return;
     }
     const size_t min = (flags & IFMA_POWERS) ? IFMA_MIN_BLOCKS_WARM : IFMA_MIN_BLOCKS_COLD;
