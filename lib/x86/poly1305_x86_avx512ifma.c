@@ -118,7 +118,11 @@ _Static_assert(IFMA_MIN_BLOCKS_WARM >= 1 && IFMA_MIN_BLOCKS_WARM <= 16, "short c
 struct ifma_state {
     struct polymac_r64 s;       /* r, and h while the lanes are not live */
     uint64_t flags;             /* IFMA_POWERS | IFMA_LANES | IFMA_HS | t */
-    uint64_t pad[2];            /* pw starts 64 bytes in: whole-line loads */
+    /* s1 and s2 of r^16 (pw holds r limbs only), so that a streamed call
+     * loads the main loop's factor with five broadcasts and spends no
+     * IFMA, the port that bounds the loop, on it; they also make pw start
+     * 64 bytes in, for whole-line loads */
+    uint64_t s16[2];
     /* pw[set][v][lane]: limbs v = r0, r1, r2 of r^(16 - lane) (set A, 0)
      * and of r^(8 - lane) (set B, 1): the power by which the block in that
      * lane of the last group is multiplied.  s1 = 20 r1 and s2 = 20 r2 are
@@ -416,6 +420,19 @@ IFMA_INLINE struct ifma_pow ifma_bcastmem(const struct ifma_state *st, unsigned 
                       _mm512_set1_epi64((long long)st->pw[set][2][lane]));
 }
 
+/* r^16 in every lane, with the s1 and s2 stored beside the table. */
+IFMA_INLINE struct ifma_pow ifma_p16mem(const struct ifma_state *st)
+{
+    struct ifma_pow p = {
+        _mm512_set1_epi64((long long)st->pw[0][0][0]),
+        _mm512_set1_epi64((long long)st->pw[0][1][0]),
+        _mm512_set1_epi64((long long)st->pw[0][2][0]),
+        _mm512_set1_epi64((long long)st->s16[0]),
+        _mm512_set1_epi64((long long)st->s16[1]),
+    };
+    return p;
+}
+
 IFMA_INLINE struct ifma_h ifma_loadlanes(const struct ifma_state *st, unsigned set)
 {
     struct ifma_h h = {
@@ -557,6 +574,8 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
     /* the main loop's r^16 straight from x, not through the tables */
     *p16 = ifma_mkpow(_mm512_permutexvar_epi64(i7, x.h0), _mm512_permutexvar_epi64(i7, x.h1),
                       _mm512_permutexvar_epi64(i7, x.h2));
+    st->s16[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(p16->s1));
+    st->s16[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(p16->s2));
     /* reversed: lane j of set A holds r^(16 - j), of set B r^(8 - j) */
     const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     *pa = ifma_mkpow(_mm512_permutexvar_epi64(rev, x.h0), _mm512_permutexvar_epi64(rev, x.h1),
@@ -613,7 +632,7 @@ static void ifma_vector(struct ifma_state *st, const uint8_t *in,
 
     if (warm && groups > 0) {
         /* r^16 for the loop: three broadcast loads */
-        p16 = ifma_bcastmem(st, 16);
+        p16 = ifma_p16mem(st);
         size_t loop = groups;
         if (k > 0) {
             ifma_load_top(in, k, a, hb, &a, &b);
@@ -745,7 +764,7 @@ static void ifma_absorb(struct ifma_state *st, const uint8_t *in,
         x.h0 = x.h1 = x.h2 = _mm512_setzero_si512();
     }
     if (groups > 0) {
-        const struct ifma_pow p16 = ifma_bcastmem(st, 16);
+        const struct ifma_pow p16 = ifma_p16mem(st);
         /* x (0 after a leading group) joins lane 0, the first block; an
          * accumulator start may exceed 52 bits (ifma_load8_acc) */
         a = ifma_mulred(a, p16, ifma_add(ifma_load8_acc(in, hb), x));
