@@ -12,7 +12,7 @@
 
 /* Best first: the first kernel whose cpu_required bits the CPU has (and
  * that passes its self-test) is chosen automatically. */
-static const struct polymac_kernel *const registry[] = {
+const struct polymac_kernel *const polymac_registry[] = {
 #ifdef POLYMAC_TEST_KERNELS
     &polymac_kernel_test_broken,
 #endif
@@ -43,7 +43,10 @@ static const struct polymac_kernel *const registry[] = {
     &polymac_kernel_generic_r26x2,
     &polymac_kernel_generic_r26,
 };
-#define NKERNELS (sizeof registry / sizeof registry[0])
+#define NKERNELS (sizeof polymac_registry / sizeof polymac_registry[0])
+_Static_assert(NKERNELS <= 32, "runnable bits fit");
+
+_Atomic uint32_t polymac_runnable;
 
 _Atomic(const struct polymac_kernel *) polymac_active_kernel;
 
@@ -91,15 +94,15 @@ static int selftest(const struct polymac_kernel *k)
 /* Supported and correct on this CPU; runs the self-test once per kernel. */
 static int usable(unsigned i)
 {
-    if (!supported(registry[i]))
+    if (!supported(polymac_registry[i]))
         return 0;
     unsigned char v = atomic_load_explicit(&verdict[i], memory_order_acquire);
     if (v == 0) {
-        v = selftest(registry[i]) ? 1 : 2;
+        v = selftest(polymac_registry[i]) ? 1 : 2;
         atomic_store_explicit(&verdict[i], v, memory_order_release);
         if (v == 2 && debug_on())
             fprintf(stderr, "polymac: kernel %s failed its self-test; skipped\n",
-                    registry[i]->name);
+                    polymac_registry[i]->name);
     }
     return v == 1;
 }
@@ -108,21 +111,21 @@ static const struct polymac_kernel *choose_auto(void)
 {
     uint32_t cpu = polymac_cpu_bits();
     for (unsigned i = 0; i < NKERNELS; i++)
-        if (!(registry[i]->cpu_avoid & cpu) && usable(i))
-            return registry[i];
+        if (!(polymac_registry[i]->cpu_avoid & cpu) && usable(i))
+            return polymac_registry[i];
     /* every kernel failed: keep the simplest; its self-test failure has
      * been reported under POLYMAC_DEBUG */
-    return registry[NKERNELS - 1];
+    return polymac_registry[NKERNELS - 1];
 }
 
 /* 0, POLYMAC_EBACKEND or POLYMAC_EUNSUPPORTED; *out on success. */
 static int find(const char *name, const struct polymac_kernel **out)
 {
     for (unsigned i = 0; i < NKERNELS; i++) {
-        if (strcmp(registry[i]->name, name) == 0) {
+        if (strcmp(polymac_registry[i]->name, name) == 0) {
             if (!usable(i))
                 return POLYMAC_EUNSUPPORTED;
-            *out = registry[i];
+            *out = polymac_registry[i];
             return 0;
         }
     }
@@ -133,8 +136,8 @@ static int find(const char *name, const struct polymac_kernel **out)
 static int supported_by_name(const char *name)
 {
     for (unsigned i = 0; i < NKERNELS; i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return supported(registry[i]);
+        if (strcmp(polymac_registry[i]->name, name) == 0)
+            return supported(polymac_registry[i]);
     return 0;
 }
 
@@ -195,16 +198,17 @@ __attribute__((constructor)) static void polymac_load(void)
 unsigned polymac_kernel_index(const struct polymac_kernel *k)
 {
     for (unsigned i = 0; i < NKERNELS; i++)
-        if (registry[i] == k)
+        if (polymac_registry[i] == k)
             return i;
     return 0;
 }
 
-const struct polymac_kernel *polymac_kernel_at(unsigned idx)
+const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx)
 {
-    if (idx >= NKERNELS || !supported(registry[idx]))
+    if (idx >= NKERNELS || !supported(polymac_registry[idx]))
         return NULL;
-    return registry[idx];
+    atomic_fetch_or_explicit(&polymac_runnable, 1u << idx, memory_order_relaxed);
+    return polymac_registry[idx];
 }
 
 const char *polymac_backend_name(void)
@@ -220,10 +224,10 @@ size_t polymac_backend_list(const char **names, size_t cap)
     size_t n = 0;
     for (int avoided = 0; avoided < 2; avoided++)
         for (unsigned i = 0; i < NKERNELS; i++) {
-            if (!(registry[i]->cpu_avoid & cpu) != !avoided || !usable(i))
+            if (!(polymac_registry[i]->cpu_avoid & cpu) != !avoided || !usable(i))
                 continue;
             if (names && n < cap)
-                names[n] = registry[i]->name;
+                names[n] = polymac_registry[i]->name;
             n++;
         }
     return n;

@@ -24,10 +24,25 @@ static inline const struct polymac_kernel *polymac_active(void)
 /* Registry index of k, for recording in a state. */
 unsigned polymac_kernel_index(const struct polymac_kernel *k);
 
+extern const struct polymac_kernel *const polymac_registry[];
+/* Bit i set: registry[i] was checked (in range, runnable on this CPU). */
+extern _Atomic uint32_t polymac_runnable;
+
+/* The checks behind polymac_kernel_at; sets the kernel's runnable bit. */
+const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx);
+
 /* The kernel at registry index idx, or NULL when idx is out of range or
  * the kernel cannot run on this CPU: a state's recorded index is checked
- * here on every entry, so a forged state never becomes a wild jump. */
-const struct polymac_kernel *polymac_kernel_at(unsigned idx);
+ * here on every entry, so a forged state never becomes a wild jump.  A bit
+ * is set only after the full check, so the fast path cannot admit an
+ * index the slow path would refuse. */
+static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
+{
+    if (idx < 32
+        && ((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> idx) & 1))
+        return polymac_registry[idx];
+    return polymac_kernel_at_slow(idx);
+}
 
 /* One-shot MAC with a given kernel; ks is POLYMAC_KS_BYTES aligned to
  * POLYMAC_KS_ALIGN.  Shared by polymac_auth and the self-test. */
