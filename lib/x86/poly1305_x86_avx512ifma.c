@@ -486,14 +486,11 @@ IFMA_INLINE void ifma_load_top(const uint8_t *in, size_t k, struct ifma_h x,
     }
 }
 
-/* Lane j of the result takes element (j + sh) mod 16 of the 16 elements
- * a || b, where element q holds r^(16 - q).  sh comes from the caller's
- * block count, never from the state. */
-IFMA_INLINE struct ifma_pow ifma_shiftpow(const struct ifma_pow *a,
-                                          const struct ifma_pow *b, unsigned sh)
+/* Lane j of the result takes element i[j] mod 16 of the 16 elements
+ * a || b, where element q holds r^(16 - q). */
+IFMA_INLINE struct ifma_pow ifma_permpow(const struct ifma_pow *a,
+                                         const struct ifma_pow *b, __m512i i)
 {
-    const __m512i i = _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
-                                       _mm512_set1_epi64((long long)sh));
     struct ifma_pow p = {
         _mm512_permutex2var_epi64(a->r0, i, b->r0),
         _mm512_permutex2var_epi64(a->r1, i, b->r1),
@@ -504,19 +501,20 @@ IFMA_INLINE struct ifma_pow ifma_shiftpow(const struct ifma_pow *a,
     return p;
 }
 
+/* Lane j takes element (j + sh) mod 16.  sh comes from the caller's
+ * block count, never from the state. */
+IFMA_INLINE struct ifma_pow ifma_shiftpow(const struct ifma_pow *a,
+                                          const struct ifma_pow *b, unsigned sh)
+{
+    return ifma_permpow(a, b, _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                                               _mm512_set1_epi64((long long)sh)));
+}
+
 /* r^e in every lane, 1 <= e <= 16 (element 16 - e of a || b). */
 IFMA_INLINE struct ifma_pow ifma_bcast(const struct ifma_pow *a,
                                        const struct ifma_pow *b, unsigned e)
 {
-    const __m512i i = _mm512_set1_epi64((long long)(16 - e));
-    struct ifma_pow p = {
-        _mm512_permutex2var_epi64(a->r0, i, b->r0),
-        _mm512_permutex2var_epi64(a->r1, i, b->r1),
-        _mm512_permutex2var_epi64(a->r2, i, b->r2),
-        _mm512_permutex2var_epi64(a->s1, i, b->s1),
-        _mm512_permutex2var_epi64(a->s2, i, b->s2),
-    };
-    return p;
+    return ifma_permpow(a, b, _mm512_set1_epi64((long long)(16 - e)));
 }
 
 /*
