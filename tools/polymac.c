@@ -173,7 +173,7 @@ static int cmd_info(void)
             polymac_backend_select(active);
         printf("reason: automatic selection; POLYMAC_BACKEND=%s ignored: %s\n", env,
                rc == POLYMAC_EBACKEND ? "no such kernel in this build"
-               : rc == POLYMAC_EUNSUPPORTED ? "this CPU does not support it"
+               : rc == POLYMAC_EUNSUPPORTED ? "this CPU does not support it (or it failed its self-test)"
                : "the program is set-user-ID");
     }
     return 0;
