@@ -52,6 +52,10 @@ static uint32_t probe(void)
     if (__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512f")
         && __builtin_cpu_supports("avx512vl"))
         b |= POLYMAC_CPU_X86_AVX512IFMA;
+    /* the same down-clocking cores as above, by libgcc's names */
+    if (__builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake")
+        || __builtin_cpu_is("cooperlake"))
+        b |= POLYMAC_CPU_X86_ZMM_DOWNCLOCK;
 #  endif
 #elif defined(__aarch64__)
 #  if defined(POLYMAC_USE_CPU_FEATURES)
