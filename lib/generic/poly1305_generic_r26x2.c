@@ -7,6 +7,7 @@
 struct r26x2_state {
     struct polymac_r26_key r1, r2;
     uint32_t h[5];
+    uint32_t have_r2;            /* 1: r2 holds r^2 for this key */
 };
 _Static_assert(sizeof(struct r26x2_state) <= POLYMAC_KS_BYTES, "state fits");
 
@@ -14,13 +15,23 @@ static void polymac_init_generic_r26x2(void *ks, const uint8_t r[16])
 {
     struct r26x2_state *st = ks;
     uint32_t l[5];
-    uint64_t d[5] = {0, 0, 0, 0, 0};
     polymac_r26_split(l, r, 0);
     polymac_r26_key_set(&st->r1, l);
-    polymac_r26_mul_acc(d, l, &st->r1);
+    memset(st->h, 0, sizeof st->h);
+    st->have_r2 = 0;
+}
+
+/* r^2, once per key, on the first call with a pair of blocks: a one-block
+ * message never pays for it. */
+static void r26x2_square(struct r26x2_state *st)
+{
+    uint32_t l[5];
+    uint64_t d[5] = {0, 0, 0, 0, 0};
+    polymac_r26_mul_acc(d, st->r1.r, &st->r1);
     polymac_r26_carry(l, d);
     polymac_r26_key_set(&st->r2, l);
-    memset(st->h, 0, sizeof st->h);
+    polymac_wipe(l, sizeof l);
+    st->have_r2 = 1;
 }
 
 static void polymac_blocks_generic_r26x2(void *ks, const uint8_t *in, size_t nblocks,
@@ -28,6 +39,8 @@ static void polymac_blocks_generic_r26x2(void *ks, const uint8_t *in, size_t nbl
 {
     struct r26x2_state *st = ks;
     uint32_t h[5], m[5];
+    if (nblocks >= 2 && st->have_r2 != 1)
+        r26x2_square(st);
     memcpy(h, st->h, sizeof h);
     for (; nblocks >= 2; nblocks -= 2, in += 32) {
         uint64_t d[5] = {0, 0, 0, 0, 0};
