@@ -16,11 +16,12 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
  * radix-2^64 code.  COLD applies while the powers are not yet computed
  * (the call computes r^2..r^4 first), WARM once they are.
  *
- * Measured on AMD Zen 4 (2 shared cores) with a harness that links two
- * builds of this file, one forced scalar and one forced vector, and times
- * them interleaved (2001 rounds of 8 calls each, medians, rdtsc): COLD as
- * init + blocks(n) + emit with a new key each call, the one-shot hot path;
- * WARM as blocks(n) on a state whose powers exist.  TSC cycles per call,
+ * Measured on an Intel Xeon (family 6 model 207, 2 shared cores) with a
+ * harness that links two builds of this file, one forced scalar and one
+ * forced vector, and times them interleaved (2001 rounds of 8 calls
+ * each, medians, rdtsc): COLD as init + blocks(n) + emit with a new key
+ * each call, the one-shot hot path; WARM as blocks(n) on a state whose
+ * powers exist.  TSC cycles per call,
  * scalar vs vector:
  *   cold: 11 blocks 175 vs 213, 12 blocks 191 vs 197, 15 blocks 239 vs 244,
  *         16 blocks 255 vs 224, 17 blocks 271 vs 242
