@@ -163,6 +163,40 @@ START_TEST(cross_paths_and_copies)
 }
 END_TEST
 
+/* A stream in pieces of one fixed size, for every size from 1 to 40
+ * blocks, whole or with 7 bytes over: the pieces a vector kernel takes
+ * scalar before its powers exist, the call at which a run of short pieces
+ * reaches the cold break-even, and warm calls below and above one group,
+ * on random and on all-0xff data. */
+START_TEST(fixed_pieces)
+{
+    static uint8_t msg[3000];
+    uint64_t seed = 0xf15edu;
+    uint8_t key[32], tag[16], ref[16];
+    for (size_t i = 1; i <= 81; i++) {
+        const size_t piece = 16 * (i / 2) + (i % 2 ? 7 : 0);   /* 7, 16, 23, 32, ... */
+        for (int ff = 0; ff < 2; ff++) {
+            size_t len = sizeof msg - (piece % 5);
+            test_fill(key, 32, &seed);
+            if (ff) {
+                memset(msg, 0xff, len);
+                memset(key, 0xff, 16);
+            } else {
+                test_fill(msg, len, &seed);
+            }
+            oracle(ref, msg, len, key);
+            polymac_state st;
+            ck_assert_int_eq(polymac_init(&st, key), 0);
+            for (size_t off = 0; off < len; off += piece)
+                ck_assert_int_eq(polymac_update(&st, msg + off, len - off < piece ? len - off : piece), 0);
+            ck_assert_int_eq(polymac_final(&st, tag), 0);
+            ck_assert_msg(memcmp(tag, ref, 16) == 0, "pieces of %zu bytes%s", piece,
+                          ff ? ", all 0xff" : "");
+        }
+    }
+}
+END_TEST
+
 /* 64 KiB, 1 MiB and odd sizes around them. */
 START_TEST(large_messages)
 {
@@ -223,6 +257,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, random_splits);
     tcase_add_test(tc, byte_updates);
     tcase_add_test(tc, cross_paths_and_copies);
+    tcase_add_test(tc, fixed_pieces);
     if (!test_quick()) {
         tcase_add_test(tc, large_messages);
         if (sizeof(size_t) > 4)

@@ -41,10 +41,10 @@
  * every call (the lane products, a horizontal sum and two radix
  * conversions, all on the serial chain from one call to the next) cost
  * about 50 TSC cycles a call, a quarter of a 1 KiB call.  Short calls
- * of a stream (fewer than IFMA_MIN_BLOCKS_WARM blocks) then run the scalar
- * code on a pending part beside the lanes (ifma_short).  The flags that
- * say where h lives are only ever tested to choose a path, and the count
- * they hold is masked before it picks a power.
+ * of a stream (fewer than IFMA_MIN_BLOCKS_LANES blocks) then run the
+ * scalar code on a pending part beside the lanes (ifma_short).  The flags
+ * that say where h lives are only ever tested to choose a path, and the
+ * count they hold is masked before it picks a power.
  *
  * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
  * messages and h; checked by propagating upper bounds through every
@@ -98,11 +98,24 @@
 #ifndef IFMA_MIN_BLOCKS_COLD
 #define IFMA_MIN_BLOCKS_COLD 16
 #endif
+/* Warm calls now make the lanes live (the merge moves into emit):
+ * init + blocks(20) + blocks(n) + emit, the two builds as for LANES below,
+ * medians of 2001 rounds: n = 2 290 vs 270 TSC cycles, 3 290 vs 302,
+ * 4 284 vs 312, 8 300 vs 368.  Warm break-even 4. */
 #ifndef IFMA_MIN_BLOCKS_WARM
-#define IFMA_MIN_BLOCKS_WARM 5
+#define IFMA_MIN_BLOCKS_WARM 4
 #endif
-/* ifma_short keeps t + n below 16 for its n < IFMA_MIN_BLOCKS_WARM */
-_Static_assert(IFMA_MIN_BLOCKS_WARM >= 1 && IFMA_MIN_BLOCKS_WARM <= 16, "short calls fit t");
+/* LANES: the same while the lanes are live (a stream after its first
+ * vector call), ifma_absorb against ifma_short.  Measured with a harness
+ * that links two builds of this file with the threshold forced each way
+ * and times 16 calls of n blocks on a live state, interleaved, median of
+ * 1001 rounds (rdtsc): n = 1 45 vs 26 TSC cycles a call, 2 45 vs 37,
+ * 3 45 vs 47, 4 41 vs 63, 8 41 vs 128. */
+#ifndef IFMA_MIN_BLOCKS_LANES
+#define IFMA_MIN_BLOCKS_LANES 3
+#endif
+/* ifma_short keeps t + n below 16 for its n < IFMA_MIN_BLOCKS_LANES */
+_Static_assert(IFMA_MIN_BLOCKS_LANES >= 1 && IFMA_MIN_BLOCKS_LANES <= 16, "short calls fit t");
 
 /* flags: which parts of the state below are in use.  Only ever tested
  * bit by bit to choose a path: a forged value can make a wrong tag, never
@@ -114,10 +127,13 @@ _Static_assert(IFMA_MIN_BLOCKS_WARM >= 1 && IFMA_MIN_BLOCKS_WARM <= 16, "short c
  * masked, so a forged t still picks one of the stored powers */
 #define IFMA_T_SHIFT 4
 #define IFMA_T_MASK (15u << IFMA_T_SHIFT)
+/* before IFMA_POWERS: the blocks the scalar code has taken so far, in
+ * bits 8 and up (see polymac_blocks_x86_avx512ifma) */
+#define IFMA_SEEN_SHIFT 8
 
 struct ifma_state {
     struct polymac_r64 s;       /* r, and h while the lanes are not live */
-    uint64_t flags;             /* IFMA_POWERS | IFMA_LANES | IFMA_HS | t */
+    uint64_t flags;             /* IFMA_POWERS | IFMA_LANES | IFMA_HS | t | seen */
     /* s1 and s2 of r^16 (pw holds r limbs only), so that a streamed call
      * loads the main loop's factor with five broadcasts and spends no
      * IFMA, the port that bounds the loop, on it; they also make pw start
@@ -646,10 +662,12 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
  * first block.
  *
  * The first vector call for a key (cold: it computes the powers, which it
- * then holds in registers), and any call of G = 0, sums the lanes at once
- * and leaves h in radix 2^64:
- *   G = 0: block j goes to lane j (of A for j < 8, else of B), the other
- *          lanes hold 0, and lane j is multiplied by r^(n - j).
+ * then holds in registers) sums the lanes at once and leaves h in radix
+ * 2^64:
+ *   G = 0: (a stream whose earlier, scalar calls count towards the cold
+ *          break-even) block j goes to lane j (of A for j < 8, else of
+ *          B), the other lanes hold 0, and lane j is multiplied by
+ *          r^(n - j).
  *   G > 0: a leading group of k blocks (if k > 0) is multiplied by r^k;
  *          V = V r^16 + M for each further group, the first group's M
  *          added without a product; the last V is multiplied lane-wise
@@ -658,10 +676,10 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
  * would only move the same sum into emit, behind a store and reload of
  * the lanes and the powers (4-6% slower at 256 to 512 bytes, measured).
  *
- * A later call of G > 0 (warm: a streamed message) makes the lanes live
- * instead: the k leading blocks sit in the top k lanes (ifma_load_top),
- * V = V r^16 + M for each full group, and V stays in st->v, unmerged, for
- * ifma_absorb to carry on from; emit or a short call merges it.
+ * A later call (warm: a streamed message) makes the lanes live instead:
+ * the k leading blocks sit in the top k lanes (ifma_load_top), V = V r^16
+ * + M for each full group, and V stays in st->v, unmerged, for
+ * ifma_absorb and ifma_short to carry on from; emit merges it.
  */
 __attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const uint8_t *in,
                         size_t nblocks, uint32_t hibit)
@@ -670,10 +688,6 @@ __attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const u
     const size_t k = nblocks % 16, groups = nblocks / 16;
     struct ifma_pow pa, pb, p16;
     uint64_t l[3];
-    const int warm = (st->flags & IFMA_POWERS) != 0;
-
-    if (!warm)
-        ifma_powers(st, &pa, &pb, &p16);
 
     polymac_r64_to_r44(&st->s, l);
     struct ifma_h a = {
@@ -683,8 +697,8 @@ __attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const u
     };
     struct ifma_h b;
 
-    if (warm && groups > 0) {
-        /* r^16 for the loop: three broadcast loads */
+    if (st->flags & IFMA_POWERS) {
+        /* r^16 for the loop: five broadcast loads */
         p16 = ifma_p16mem(st);
         size_t loop = groups;
         if (k > 0) {
@@ -703,10 +717,7 @@ __attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const u
         return;
     }
 
-    if (warm) {
-        pa = ifma_loadpow(st, 0);
-        pb = ifma_loadpow(st, 1);
-    }
+    ifma_powers(st, &pa, &pb, &p16);
     if (groups == 0) {
         /* lane j needs r^(k - j), element 16 - k + j of pa || pb */
         a = ifma_add(a, ifma_load_part(in, k < 8 ? k : 8, hb));
@@ -917,17 +928,31 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
     if (flags & IFMA_LANES) {
         if (nblocks % 16 == 0 && nblocks > 0 && !(flags & (IFMA_HS | IFMA_T_MASK)))
             ifma_absorb_groups(st, in, nblocks / 16, hibit);
-        else if (nblocks >= IFMA_MIN_BLOCKS_WARM)
+        else if (nblocks >= IFMA_MIN_BLOCKS_LANES)
             ifma_absorb(st, in, nblocks, hibit);
         else if (nblocks > 0)
             ifma_short(st, in, nblocks, hibit);
         return;
     }
-    const size_t min = (flags & IFMA_POWERS) ? IFMA_MIN_BLOCKS_WARM : IFMA_MIN_BLOCKS_COLD;
-    if (nblocks < min)
+    /* Without the powers, a call goes vector from the cold break-even on,
+     * counting the blocks of this message that the scalar code has taken
+     * before it: a stream of pieces of 5 to 15 blocks would otherwise
+     * never compute the powers and run scalar to its end.  Once that many
+     * blocks have gone by, the powers (about 100 cycles, once) are paid
+     * for by the warm path within a few calls. */
+    if (!(flags & IFMA_POWERS)) {
+        const uint64_t seen = flags >> IFMA_SEEN_SHIFT;
+        if (nblocks < IFMA_MIN_BLOCKS_WARM || seen + nblocks < IFMA_MIN_BLOCKS_COLD) {
+            polymac_r64_blocks(&st->s, in, nblocks, hibit);
+            if (seen < IFMA_MIN_BLOCKS_COLD)
+                st->flags = flags + ((uint64_t)nblocks << IFMA_SEEN_SHIFT);
+            return;
+        }
+    } else if (nblocks < IFMA_MIN_BLOCKS_WARM) {
         polymac_r64_blocks(&st->s, in, nblocks, hibit);
-    else
-        ifma_vector(st, in, nblocks, hibit);
+        return;
+    }
+    ifma_vector(st, in, nblocks, hibit);
 }
 
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
@@ -942,7 +967,7 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
     /* The powers and the lanes are as secret as r and h, but exist only if
      * a vector call ran: a short message does not pay for wiping 768
      * bytes. */
-    if (st->flags != 0) {
+    if (st->flags & (IFMA_POWERS | IFMA_LANES)) {
         /* twelve 64-byte stores: a quarter of what memset takes here */
         const __m512i z = _mm512_setzero_si512();
         for (unsigned i = 0; i < 2; i++)
