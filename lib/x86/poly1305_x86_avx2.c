@@ -51,9 +51,7 @@ _Static_assert(POLYMAC_AVX2_WARM_BLOCKS >= 4 && POLYMAC_AVX2_COLD_BLOCKS >= 4,
 static void polymac_init_x86_avx2(void *ks, const uint8_t r[16])
 {
     struct avx2_state *st = ks;
-    polymac_r64_init(&st->hd.r64, r);
-    st->hd.base2_26 = 0;
-    st->hd.powers = 0;
+    polymac_r26vec_init(&st->hd, r);
 }
 
 /* The vector path, out of line: inlined, its register and stack set-up
@@ -81,15 +79,14 @@ static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
                                     uint32_t hibit)
 {
     struct avx2_state *st = ks;
-    size_t need = st->hd.powers == 4 ? POLYMAC_AVX2_WARM_BLOCKS
-                                     : POLYMAC_AVX2_COLD_BLOCKS;
+    const int warm = st->hd.powers == 4;
 
-    if (nblocks >= need) {
+    if (nblocks >= POLYMAC_AVX2_WARM_BLOCKS
+        && (warm || polymac_r26vec_reach(&st->hd, nblocks) >= POLYMAC_AVX2_COLD_BLOCKS)) {
         polymac_vector_x86_avx2(st, in, nblocks, hibit);
         return;
     }
-    polymac_r26vec_to64(&st->hd);
-    polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
+    polymac_r26vec_scalar(&st->hd, in, nblocks, hibit);
 }
 
 /* Out of line for the same reason as the vector path. */

@@ -292,9 +292,7 @@ static void polymac_powers_x86_avx512(struct avx512_state *st, unsigned want)
 static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
 {
     struct avx512_state *st = ks;
-    polymac_r64_init(&st->hd.r64, r);
-    st->hd.base2_26 = 0;
-    st->hd.powers = 0;
+    polymac_r26vec_init(&st->hd, r);
 }
 
 /* The vector paths, out of line: inlined, their register and stack set-up
@@ -326,16 +324,17 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
 {
     struct avx512_state *st = ks;
     unsigned have = st->hd.powers;
-    size_t min4 = have == 4 || have == 8 ? POLYMAC_AVX512_MIN4_WARM
-                                         : POLYMAC_AVX512_MIN4_COLD;
-    size_t min8 = have == 8 ? POLYMAC_AVX512_MIN8_WARM : POLYMAC_AVX512_MIN8_COLD;
+    const size_t reach = polymac_r26vec_reach(&st->hd, nblocks);
+    const int four = nblocks >= POLYMAC_AVX512_MIN4_WARM
+                     && (have == 4 || have == 8 || reach >= POLYMAC_AVX512_MIN4_COLD);
+    const int eight = nblocks >= POLYMAC_AVX512_MIN8_WARM
+                      && (have == 8 || reach >= POLYMAC_AVX512_MIN8_COLD);
 
-    if (nblocks >= min8 || nblocks >= min4) {
-        polymac_vector_x86_avx512(st, in, nblocks, hibit, nblocks >= min8);
+    if (four || eight) {
+        polymac_vector_x86_avx512(st, in, nblocks, hibit, eight);
         return;
     }
-    polymac_r26vec_to64(&st->hd);
-    polymac_r64_blocks(&st->hd.r64, in, nblocks, hibit);
+    polymac_r26vec_scalar(&st->hd, in, nblocks, hibit);
 }
 
 /* Out of line for the same reason as the vector paths. */
