@@ -202,6 +202,44 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
                              W##mul(h##4, r##0)));                          \
     } while (0)
 
+/* d = h k per lane, k[0..8] the limbs r0..r4 and fives s1..s4 of the
+ * multiplier: the products of one h limb at a time added into five
+ * running sums (h2's first: the carry chain settles it first), so that
+ * only the sums, h and one product are live and k can stay in memory as
+ * an operand of vpmuludq.  The tree of POLYMAC_R26VEC_MUL needs every
+ * product at once, more registers than AVX2 has. */
+#define POLYMAC_R26VEC_KEEP(d)                                              \
+    __asm__("" : "+x"(d##0), "+x"(d##1), "+x"(d##2), "+x"(d##3), "+x"(d##4))
+#define POLYMAC_R26VEC_MULACC(W, d, h, k) do {                              \
+        d##3 = W##mul(h##2, (k)[1]); d##4 = W##mul(h##2, (k)[2]);           \
+        d##0 = W##mul(h##2, (k)[7]); d##1 = W##mul(h##2, (k)[8]);           \
+        d##2 = W##mul(h##2, (k)[0]);                                        \
+        POLYMAC_R26VEC_KEEP(d);                                             \
+        d##3 = W##add(d##3, W##mul(h##0, (k)[3]));                          \
+        d##4 = W##add(d##4, W##mul(h##0, (k)[4]));                          \
+        d##0 = W##add(d##0, W##mul(h##0, (k)[0]));                          \
+        d##1 = W##add(d##1, W##mul(h##0, (k)[1]));                          \
+        d##2 = W##add(d##2, W##mul(h##0, (k)[2]));                          \
+        POLYMAC_R26VEC_KEEP(d);                                             \
+        d##3 = W##add(d##3, W##mul(h##1, (k)[2]));                          \
+        d##4 = W##add(d##4, W##mul(h##1, (k)[3]));                          \
+        d##0 = W##add(d##0, W##mul(h##1, (k)[8]));                          \
+        d##1 = W##add(d##1, W##mul(h##1, (k)[0]));                          \
+        d##2 = W##add(d##2, W##mul(h##1, (k)[1]));                          \
+        POLYMAC_R26VEC_KEEP(d);                                             \
+        d##3 = W##add(d##3, W##mul(h##3, (k)[0]));                          \
+        d##4 = W##add(d##4, W##mul(h##3, (k)[1]));                          \
+        d##0 = W##add(d##0, W##mul(h##3, (k)[6]));                          \
+        d##1 = W##add(d##1, W##mul(h##3, (k)[7]));                          \
+        d##2 = W##add(d##2, W##mul(h##3, (k)[8]));                          \
+        POLYMAC_R26VEC_KEEP(d);                                             \
+        d##3 = W##add(d##3, W##mul(h##4, (k)[8]));                          \
+        d##4 = W##add(d##4, W##mul(h##4, (k)[0]));                          \
+        d##0 = W##add(d##0, W##mul(h##4, (k)[5]));                          \
+        d##1 = W##add(d##1, W##mul(h##4, (k)[6]));                          \
+        d##2 = W##add(d##2, W##mul(h##4, (k)[7]));                          \
+    } while (0)
+
 /* Splits the blocks whose low and high halves are in lo and hi (one block
  * per 64-bit lane) into five 26-bit limbs, adding them to h. */
 #define POLYMAC_R26VEC_ADD_MSG(W, h, lo, hi, mask, hib) do {                \
@@ -307,17 +345,12 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 
     const __m256i hib = _mm256_set1_epi64x(hibit ? (1 << 24) : 0);
     __m256i r0, r1, r2, r3, r4, s1, s2, s3, s4;
     __m256i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
+    __m256i k4[9];
 
-    /* lane 0 of each row is r^4: broadcast it for the loop */
-    r0 = _mm256_set1_epi64x((long long)table[0 * 4]);
-    r1 = _mm256_set1_epi64x((long long)table[1 * 4]);
-    r2 = _mm256_set1_epi64x((long long)table[2 * 4]);
-    r3 = _mm256_set1_epi64x((long long)table[3 * 4]);
-    r4 = _mm256_set1_epi64x((long long)table[4 * 4]);
-    s1 = _mm256_set1_epi64x((long long)table[5 * 4]);
-    s2 = _mm256_set1_epi64x((long long)table[6 * 4]);
-    s3 = _mm256_set1_epi64x((long long)table[7 * 4]);
-    s4 = _mm256_set1_epi64x((long long)table[8 * 4]);
+    /* lane 0 of each row is r^4: broadcast it for the loop, which reads
+     * it from memory (POLYMAC_R26VEC_MULACC) */
+    for (unsigned i = 0; i < 9; i++)
+        k4[i] = _mm256_set1_epi64x((long long)table[i * 4]);
     h0 = _mm256_set_epi64x(0, 0, 0, (long long)h26[0]);
     h1 = _mm256_set_epi64x(0, 0, 0, (long long)h26[1]);
     h2 = _mm256_set_epi64x(0, 0, 0, (long long)h26[2]);
@@ -333,7 +366,12 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 
         in += 64;
         if (--ngroups == 0)
             break;
-        POLYMAC_R26VEC_MUL(polymac_y_, d, h, r, s);
+        /* an opaque copy of the address: the loads from k4 stay in the
+         * loop as memory operands rather than being hoisted into
+         * registers that AVX2 does not have */
+        const __m256i *k = k4;
+        __asm__("" : "+r"(k));
+        POLYMAC_R26VEC_MULACC(polymac_y_, d, h, k);
         POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
         h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
     }
