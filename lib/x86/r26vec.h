@@ -146,6 +146,27 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
     h26[0] = t0; h26[1] = t1; h26[2] = t2; h26[3] = t3; h26[4] = t4;
 }
 
+/* r^8 from a 4-lane table (lane 0 of each row is r^4): limbs and fives,
+ * for the two-group loop of core4.  Limbs below 2^26 + 2^12 as
+ * carry_out leaves them, fives below 2^28.33, as the bounds below
+ * assume of a power. */
+static inline void polymac_r26vec_r8(uint64_t r8[9], const uint64_t table[9 * 4])
+{
+    uint64_t r[5], s[5], d[5];
+    for (unsigned i = 0; i < 5; i++)
+        r[i] = table[i * 4];
+    for (unsigned i = 1; i < 5; i++)
+        s[i] = table[(4 + i) * 4];
+    d[0] = r[0] * r[0] + r[1] * s[4] + r[2] * s[3] + r[3] * s[2] + r[4] * s[1];
+    d[1] = r[0] * r[1] + r[1] * r[0] + r[2] * s[4] + r[3] * s[3] + r[4] * s[2];
+    d[2] = r[0] * r[2] + r[1] * r[1] + r[2] * r[0] + r[3] * s[4] + r[4] * s[3];
+    d[3] = r[0] * r[3] + r[1] * r[2] + r[2] * r[1] + r[3] * r[0] + r[4] * s[4];
+    d[4] = r[0] * r[4] + r[1] * r[3] + r[2] * r[2] + r[3] * r[1] + r[4] * r[0];
+    polymac_r26vec_carry_out(r8, d);
+    for (unsigned i = 1; i < 5; i++)
+        r8[4 + i] = r8[i] * 5;
+}
+
 /*
  * Bounds, for all-0xff keys and messages in every lane.
  *
@@ -202,42 +223,41 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
                              W##mul(h##4, r##0)));                          \
     } while (0)
 
-/* d = h k per lane, k[0..8] the limbs r0..r4 and fives s1..s4 of the
- * multiplier: the products of one h limb at a time added into five
- * running sums (h2's first: the carry chain settles it first), so that
- * only the sums, h and one product are live and k can stay in memory as
- * an operand of vpmuludq.  The tree of POLYMAC_R26VEC_MUL needs every
- * product at once, more registers than AVX2 has. */
+/* d = h k per lane (MULACC) or d += h k (MULADD), k[0..8] the limbs
+ * r0..r4 and fives s1..s4 of the multiplier: the products of one h limb
+ * at a time added into five running sums (h2's first: the carry chain
+ * settles it first), so that only the sums, h and one product are live
+ * and k can stay in memory as an operand of vpmuludq.  The tree of
+ * POLYMAC_R26VEC_MUL needs every product at once, more registers than
+ * AVX2 has.  The empty asm between rounds keeps GCC from re-associating
+ * the sums back into that tree.  ROUND: the products of one limb x, into
+ * d_j with k[i_j]. */
 #define POLYMAC_R26VEC_KEEP(d)                                              \
     __asm__("" : "+x"(d##0), "+x"(d##1), "+x"(d##2), "+x"(d##3), "+x"(d##4))
+#define POLYMAC_R26VEC_ROUND(W, d, x, k, i0, i1, i2, i3, i4) do {           \
+        d##3 = W##add(d##3, W##mul(x, (k)[i3]));                            \
+        d##4 = W##add(d##4, W##mul(x, (k)[i4]));                            \
+        d##0 = W##add(d##0, W##mul(x, (k)[i0]));                            \
+        d##1 = W##add(d##1, W##mul(x, (k)[i1]));                            \
+        d##2 = W##add(d##2, W##mul(x, (k)[i2]));                            \
+        POLYMAC_R26VEC_KEEP(d);                                             \
+    } while (0)
+#define POLYMAC_R26VEC_MULACC_REST(W, d, h, k) do {                         \
+        POLYMAC_R26VEC_ROUND(W, d, h##0, k, 0, 1, 2, 3, 4);                 \
+        POLYMAC_R26VEC_ROUND(W, d, h##1, k, 8, 0, 1, 2, 3);                 \
+        POLYMAC_R26VEC_ROUND(W, d, h##3, k, 6, 7, 8, 0, 1);                 \
+        POLYMAC_R26VEC_ROUND(W, d, h##4, k, 5, 6, 7, 8, 0);                 \
+    } while (0)
 #define POLYMAC_R26VEC_MULACC(W, d, h, k) do {                              \
         d##3 = W##mul(h##2, (k)[1]); d##4 = W##mul(h##2, (k)[2]);           \
         d##0 = W##mul(h##2, (k)[7]); d##1 = W##mul(h##2, (k)[8]);           \
         d##2 = W##mul(h##2, (k)[0]);                                        \
         POLYMAC_R26VEC_KEEP(d);                                             \
-        d##3 = W##add(d##3, W##mul(h##0, (k)[3]));                          \
-        d##4 = W##add(d##4, W##mul(h##0, (k)[4]));                          \
-        d##0 = W##add(d##0, W##mul(h##0, (k)[0]));                          \
-        d##1 = W##add(d##1, W##mul(h##0, (k)[1]));                          \
-        d##2 = W##add(d##2, W##mul(h##0, (k)[2]));                          \
-        POLYMAC_R26VEC_KEEP(d);                                             \
-        d##3 = W##add(d##3, W##mul(h##1, (k)[2]));                          \
-        d##4 = W##add(d##4, W##mul(h##1, (k)[3]));                          \
-        d##0 = W##add(d##0, W##mul(h##1, (k)[8]));                          \
-        d##1 = W##add(d##1, W##mul(h##1, (k)[0]));                          \
-        d##2 = W##add(d##2, W##mul(h##1, (k)[1]));                          \
-        POLYMAC_R26VEC_KEEP(d);                                             \
-        d##3 = W##add(d##3, W##mul(h##3, (k)[0]));                          \
-        d##4 = W##add(d##4, W##mul(h##3, (k)[1]));                          \
-        d##0 = W##add(d##0, W##mul(h##3, (k)[6]));                          \
-        d##1 = W##add(d##1, W##mul(h##3, (k)[7]));                          \
-        d##2 = W##add(d##2, W##mul(h##3, (k)[8]));                          \
-        POLYMAC_R26VEC_KEEP(d);                                             \
-        d##3 = W##add(d##3, W##mul(h##4, (k)[8]));                          \
-        d##4 = W##add(d##4, W##mul(h##4, (k)[0]));                          \
-        d##0 = W##add(d##0, W##mul(h##4, (k)[5]));                          \
-        d##1 = W##add(d##1, W##mul(h##4, (k)[6]));                          \
-        d##2 = W##add(d##2, W##mul(h##4, (k)[7]));                          \
+        POLYMAC_R26VEC_MULACC_REST(W, d, h, k);                             \
+    } while (0)
+#define POLYMAC_R26VEC_MULADD(W, d, h, k) do {                              \
+        POLYMAC_R26VEC_ROUND(W, d, h##2, k, 7, 8, 0, 1, 2);                 \
+        POLYMAC_R26VEC_MULACC_REST(W, d, h, k);                             \
     } while (0)
 
 /* Splits the blocks whose low and high halves are in lo and hi (one block
@@ -338,14 +358,14 @@ static inline void polymac_r26vec_table4(uint64_t table[9 * 4],
  * (table4 above) instead of spending a cross-lane permute per group.
  */
 static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4],
-                                        const uint8_t *in, size_t ngroups,
-                                        uint32_t hibit)
+                                        const uint64_t *r8, const uint8_t *in,
+                                        size_t ngroups, uint32_t hibit)
 {
     const __m256i mask = _mm256_set1_epi64x(POLYMAC_R26VEC_MASK);
     const __m256i hib = _mm256_set1_epi64x(hibit ? (1 << 24) : 0);
     __m256i r0, r1, r2, r3, r4, s1, s2, s3, s4;
     __m256i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
-    __m256i k4[9];
+    __m256i k4[9], k8[9];
 
     /* lane 0 of each row is r^4: broadcast it for the loop, which reads
      * it from memory (POLYMAC_R26VEC_MULACC) */
@@ -357,15 +377,46 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 
     h3 = _mm256_set_epi64x(0, 0, 0, (long long)h26[3]);
     h4 = _mm256_set_epi64x(0, 0, 0, (long long)h26[4]);
 
-    for (;;) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)in);
-        __m256i b = _mm256_loadu_si256((const __m256i *)(in + 32));
-        __m256i lo = _mm256_unpacklo_epi64(a, b);
-        __m256i hi = _mm256_unpackhi_epi64(a, b);
-        POLYMAC_R26VEC_ADD_MSG(polymac_y_, h, lo, hi, mask, hib);
-        in += 64;
-        if (--ngroups == 0)
-            break;
+#define POLYMAC_R26VEC_LOAD4(W, h, p) do {                                  \
+        __m256i a_ = _mm256_loadu_si256((const __m256i *)(p));              \
+        __m256i b_ = _mm256_loadu_si256((const __m256i *)((p) + 32));       \
+        __m256i lo_ = _mm256_unpacklo_epi64(a_, b_);                        \
+        __m256i hi_ = _mm256_unpackhi_epi64(a_, b_);                        \
+        POLYMAC_R26VEC_ADD_MSG(W, h, lo_, hi_, mask, hib);                  \
+    } while (0)
+
+    POLYMAC_R26VEC_LOAD4(polymac_y_, h, in);
+    in += 64;
+    ngroups--;                  /* groups still to load */
+
+    /*
+     * Two groups per carry chain when r^8 is at hand: h = (h r^4 + m) r^4
+     * + m' computed as m r^4 + h r^8 + m', both products summed into the
+     * same five sums and one carry chain for the two (as the eight-lane
+     * core does with r^16): a step of 86 vector operations becomes two
+     * of 77.  Bounds: m r^4 below 2^56.7 (m's limbs below 2^26) and h r^8
+     * below 2^57.8, the sum below 2^59: the chain leaves limbs below
+     * 2^26 + 2^10 (see above), and h + m' stays below 2^27.1.
+     */
+    if (r8 && ngroups >= 2) {
+        for (unsigned i = 0; i < 9; i++)
+            k8[i] = _mm256_set1_epi64x((long long)r8[i]);
+        do {
+            __m256i m0, m1, m2, m3, m4;
+            const __m256i *ka = k4, *kb = k8;
+            __asm__("" : "+r"(ka), "+r"(kb));
+            m0 = m1 = m2 = m3 = m4 = _mm256_setzero_si256();
+            POLYMAC_R26VEC_LOAD4(polymac_y_, m, in);
+            POLYMAC_R26VEC_MULACC(polymac_y_, d, m, ka);
+            POLYMAC_R26VEC_MULADD(polymac_y_, d, h, kb);
+            POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
+            h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
+            POLYMAC_R26VEC_LOAD4(polymac_y_, h, in + 64);
+            in += 128;
+            ngroups -= 2;
+        } while (ngroups >= 2);
+    }
+    while (ngroups) {
         /* an opaque copy of the address: the loads from k4 stay in the
          * loop as memory operands rather than being hoisted into
          * registers that AVX2 does not have */
@@ -374,7 +425,11 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 
         POLYMAC_R26VEC_MULACC(polymac_y_, d, h, k);
         POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
         h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
+        POLYMAC_R26VEC_LOAD4(polymac_y_, h, in);
+        in += 64;
+        ngroups--;
     }
+#undef POLYMAC_R26VEC_LOAD4
 
     /* last step: each lane times its own power, then the lanes summed */
 #define POLYMAC_R26VEC_ROW4(i) _mm256_loadu_si256((const __m256i *)(table + (i) * 4))
