@@ -26,8 +26,9 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * call, WARM as blocks(n) on a state whose powers exist.  TSC cycles per
  * call:
  *   cold, scalar vs four lanes: 11 blocks 179 vs 204, 12 blocks 195 vs
- *     181, 16 blocks 269 vs 213 (this file's four-lane core beats the
- *     AVX2 kernel's by about 10%: AVX-512VL gives it 32 registers)
+ *     181, 16 blocks 269 vs 213 (this file's four-lane core then beat
+ *     the AVX2 kernel's by about 10%: AVX-512VL gives it 32 registers;
+ *     the core has since stopped spilling under AVX2 too)
  *   cold, four vs eight lanes: 24 blocks 255 vs 286, 32 blocks 305 vs 317,
  *     40 blocks 355 vs 353, 44 blocks 379 vs 394, 46 blocks 411 vs 396,
  *     48 blocks 404 vs 385 (eight lanes pay about 190 cycles of powers
@@ -45,8 +46,15 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * interleaved rounds, MB/s generic-r64 vs this kernel: 256 B 3106 vs
  * 2821, 288 B 3143 vs 2775, 320 B 3150 vs 3145, 384 B 3148 vs 3432: the
  * cold four-lane break-even moved from 12 to 20 blocks. */
+/* Measured again with a harness that times polymac_auth through each
+ * kernel in turn (polymac_backend_select, 8 messages each with its own
+ * key, the order alternating, medians of 2001 rounds, TSC cycles): this
+ * kernel vs generic-r64 at 416 B 321 vs 287, 448 B 316 vs 310, 512 B
+ * 338 vs 350, 544 B 372 vs 370, 576 B 363 vs 389, 640 B 390 vs 432.
+ * The bench figures above were noise: cold four-lane break-even 36
+ * blocks. */
 #ifndef POLYMAC_AVX512_MIN4_COLD
-#define POLYMAC_AVX512_MIN4_COLD 20
+#define POLYMAC_AVX512_MIN4_COLD 36
 #endif
 #ifndef POLYMAC_AVX512_MIN4_WARM
 #define POLYMAC_AVX512_MIN4_WARM 4

@@ -95,8 +95,14 @@
  * kernel: 208 B 3059 vs 2558, 240 B 3142 vs 2922, 256 B 3106 vs 3298,
  * 320 B 3150 vs 3483.  Cold break-even now 16 blocks; warm 5 (vector 51
  * cycles against 4 x 12 scalar). */
+/* Measured again with a harness that times polymac_auth through each
+ * kernel in turn (polymac_backend_select, 8 messages each with its own
+ * key, the order alternating, medians of 2001 rounds, TSC cycles): this
+ * kernel vs generic-r64 at 256 B 213 vs 179, 320 B 248 vs 220, 352 B
+ * 244 vs 245, 368 B 247 vs 256, 384 B 246 vs 267, 512 B 249 vs 350.
+ * The bench figures above were noise: cold break-even 23 blocks. */
 #ifndef IFMA_MIN_BLOCKS_COLD
-#define IFMA_MIN_BLOCKS_COLD 16
+#define IFMA_MIN_BLOCKS_COLD 23
 #endif
 /* Warm calls now make the lanes live (the merge moves into emit):
  * init + blocks(20) + blocks(n) + emit, the two builds as for LANES below,
