@@ -105,18 +105,18 @@
 #define IFMA_MIN_BLOCKS_COLD 23
 #endif
 /* Warm calls now make the lanes live (the merge moves into emit):
- * init + blocks(20) + blocks(n) + emit, the two builds as for LANES below,
- * medians of 2001 rounds: n = 2 290 vs 270 TSC cycles, 3 290 vs 302,
- * 4 284 vs 312, 8 300 vs 368.  Warm break-even 4. */
+ * init + blocks(24) + blocks(n) + emit, the two builds as for LANES below
+ * (the order alternating), medians of 2001 rounds: n = 2 310 vs 304 TSC
+ * cycles, 3 306 vs 330, 4 304 vs 342, 8 300 vs 386.  Warm break-even 3. */
 #ifndef IFMA_MIN_BLOCKS_WARM
-#define IFMA_MIN_BLOCKS_WARM 4
+#define IFMA_MIN_BLOCKS_WARM 3
 #endif
 /* LANES: the same while the lanes are live (a stream after its first
  * vector call), ifma_absorb against ifma_short.  Measured with a harness
  * that links two builds of this file with the threshold forced each way
- * and times 16 calls of n blocks on a live state, interleaved, median of
- * 1001 rounds (rdtsc): n = 1 45 vs 26 TSC cycles a call, 2 45 vs 37,
- * 3 45 vs 47, 4 41 vs 63, 8 41 vs 128. */
+ * and times 16 calls of n blocks on a live state, interleaved in
+ * alternating order, median of 1001 rounds (rdtsc): n = 1 50 vs 27 TSC
+ * cycles a call, 2 45 vs 37, 3 45 vs 47, 4 41 vs 62, 8 41 vs 129. */
 #ifndef IFMA_MIN_BLOCKS_LANES
 #define IFMA_MIN_BLOCKS_LANES 3
 #endif
