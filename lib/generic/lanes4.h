@@ -14,6 +14,8 @@ struct polymac_lanes4 {
     struct polymac_r64 sc;      /* r always; h while in_r26 != 1 */
     uint32_t in_r26;            /* 1: h lives in h26 */
     uint32_t have_pow;          /* 1: the tables below hold this key's powers */
+    uint32_t seen;              /* blocks the scalar code has taken, up to
+                                   POLYMAC_LANES4_SEEN */
     uint32_t h26[5];            /* h in radix 2^26 (limbs <= 2^26 + 2^12) */
     /* Tables as plain words, loaded with unaligned vector loads: nothing is
      * assumed of ks beyond the contract's alignment, and the struct has no
@@ -34,7 +36,10 @@ static inline void polymac_lanes4_init(struct polymac_lanes4 *st, const uint8_t 
     polymac_r64_init(&st->sc, r);
     st->in_r26 = 0;
     st->have_pow = 0;
+    st->seen = 0;
 }
+
+#define POLYMAC_LANES4_SEEN 1024u
 
 /* Computes r^1..r^4 once per key, in radix 2^26, the first time a call is
  * long enough for the vector code. */
@@ -80,15 +85,19 @@ static inline void polymac_lanes4_to_r64(struct polymac_lanes4 *st)
 
 /* A kernel's blocks(): the vector loop from min_cold blocks (min_warm once
  * the powers exist), the scalar radix-2^64 code below that and for the one
- * to three blocks left over.  Flags are compared with == 1, so a forged
- * state can only pick a branch, never an address or a loop bound. */
+ * to three blocks left over (min_warm >= 4: the loop takes groups of
+ * four).  Before the powers exist, the blocks the scalar code took earlier
+ * in the message count towards min_cold, so a stream of short pieces
+ * reaches the vector loop too (as on x86).  Flags and the count are only
+ * compared, so a forged state can only pick a branch, never an address or
+ * a loop bound. */
 static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_t *in,
                                          size_t nblocks, uint32_t hibit, size_t min_cold,
                                          size_t min_warm, polymac_lanes4_groups *groups)
 {
-    size_t min = st->have_pow == 1 ? min_warm : min_cold;
+    const size_t seen = st->seen < POLYMAC_LANES4_SEEN ? st->seen : POLYMAC_LANES4_SEEN;
 
-    if (nblocks >= min) {
+    if (nblocks >= min_warm && (st->have_pow == 1 || nblocks + seen >= min_cold)) {
         uint64_t l[5];
         size_t tail = nblocks & 3;
         if (st->have_pow != 1)
@@ -109,9 +118,13 @@ static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_
         }
         polymac_r64_from_r26(&st->sc, l);
         st->in_r26 = 0;
-    } else if (st->in_r26 == 1) {
-        /* a short call after a long one: back to radix 2^64, once */
-        polymac_lanes4_to_r64(st);
+    } else {
+        if (st->in_r26 == 1) {
+            /* a short call after a long one: back to radix 2^64, once */
+            polymac_lanes4_to_r64(st);
+        }
+        if (seen < POLYMAC_LANES4_SEEN && nblocks < POLYMAC_LANES4_SEEN)
+            st->seen = (uint32_t)(seen + nblocks);
     }
     polymac_r64_blocks(&st->sc, in, nblocks, hibit);
 }
