@@ -177,14 +177,14 @@ struct ifma_h {
 /*
  * A fresh zero accumulator.  vpmadd52 adds to its destination, so every
  * product that starts a sum needs a zeroed register.  From one shared zero
- * register GCC copies each accumulator with vmovdqa64, and such a copy
- * takes a slot on the two ports that run the 512-bit IFMAs (six copies a
- * set per group in ifma_mulred).  A zeroing idiom per accumulator is
- * handled at register renaming and takes no port.  Measured with a
- * cycle-counting harness (1 MiB, rdtsc, 401 interleaved rounds, medians):
- * 1 KiB streamed calls 144.0 -> 138.5 TSC cycles per KiB, one-shot 138.5
- * -> 136.8.  volatile: identical statements must not be merged back
- * into one register.
+ * register GCC copies each accumulator with vmovdqa64 (six copies a set
+ * per group in ifma_mulred); a zeroing idiom per accumulator, which the
+ * renamer handles without a port, measured faster.  The same kernel built
+ * both ways and timed alternately (1 MiB, rdtsc, medians of 601 rounds,
+ * TSC cycles per KiB): one-shot 138.8 -> 135.6, streamed 1 KiB calls
+ * 143.8 -> 137.5.  (Isolated copies of independent registers cost
+ * nothing on this core; these do.)  volatile: identical statements must
+ * not be merged back into one register.
  */
 IFMA_INLINE __m512i ifma_zero(void)
 {
