@@ -346,6 +346,53 @@ static inline void polymac_r26vec_table4(uint64_t table[9 * 4],
     POLYMAC_R26VEC_STORE_ROWS(polymac_y_, polymac_r26vec_store4, table, 4, p);
 }
 
+/* h26 = the four lanes h, each times its own power from the table, summed
+ * and carried: the last step of a message's lanes. */
+static inline void polymac_r26vec_merge4(uint64_t h26[5], const uint64_t table[9 * 4],
+                                         __m256i h0, __m256i h1, __m256i h2, __m256i h3,
+                                         __m256i h4)
+{
+    __m256i r0, r1, r2, r3, r4, s1, s2, s3, s4, d0, d1, d2, d3, d4;
+#define POLYMAC_R26VEC_ROW4(i) _mm256_loadu_si256((const __m256i *)(table + (i) * 4))
+    r0 = POLYMAC_R26VEC_ROW4(0);
+    r1 = POLYMAC_R26VEC_ROW4(1);
+    r2 = POLYMAC_R26VEC_ROW4(2);
+    r3 = POLYMAC_R26VEC_ROW4(3);
+    r4 = POLYMAC_R26VEC_ROW4(4);
+    s1 = POLYMAC_R26VEC_ROW4(5);
+    s2 = POLYMAC_R26VEC_ROW4(6);
+    s3 = POLYMAC_R26VEC_ROW4(7);
+    s4 = POLYMAC_R26VEC_ROW4(8);
+#undef POLYMAC_R26VEC_ROW4
+    POLYMAC_R26VEC_MUL(polymac_y_, d, h, r, s);
+    uint64_t t[5];
+    t[0] = polymac_r26vec_hsum4(d0);
+    t[1] = polymac_r26vec_hsum4(d1);
+    t[2] = polymac_r26vec_hsum4(d2);
+    t[3] = polymac_r26vec_hsum4(d3);
+    t[4] = polymac_r26vec_hsum4(d4);
+    polymac_r26vec_carry_out(h26, t);
+}
+
+/* The same for lanes kept in memory (lanes[limb * 4 + lane]). */
+static inline void polymac_r26vec_merge4_mem(uint64_t h26[5], const uint64_t table[9 * 4],
+                                             const uint64_t lanes[5 * 4])
+{
+#define POLYMAC_R26VEC_LANE4(i) _mm256_loadu_si256((const __m256i *)(lanes + (i) * 4))
+    polymac_r26vec_merge4(h26, table, POLYMAC_R26VEC_LANE4(0), POLYMAC_R26VEC_LANE4(1),
+                          POLYMAC_R26VEC_LANE4(2), POLYMAC_R26VEC_LANE4(3),
+                          POLYMAC_R26VEC_LANE4(4));
+#undef POLYMAC_R26VEC_LANE4
+}
+
+/* k[i] = lane 0 of row i of a 4-lane table (r^4, limbs then fives) in
+ * every lane: the memory operands of the loop below. */
+static inline void polymac_r26vec_bcast9(__m256i k[9], const uint64_t table[9 * 4])
+{
+    for (unsigned i = 0; i < 9; i++)
+        k[i] = _mm256_set1_epi64x((long long)table[i * 4]);
+}
+
 /*
  * Four lanes (Goll and Gueron): lane j absorbs blocks j, j+4, j+8, ... of
  * ngroups >= 1 groups of four; every step but the last multiplies all lanes
@@ -353,29 +400,35 @@ static inline void polymac_r26vec_table4(uint64_t table[9 * 4],
  * to the right weight, and the lanes are summed.  h enters in lane 0 with
  * the first block.
  *
+ * For a streamed message the lanes can stay unmerged between calls: with
+ * lanes non-NULL the last step is left out and the lanes are stored there
+ * (lanes[limb * 4 + lane], limbs below 2^27.1 as they enter a product);
+ * with lanes_in they are where the call starts, h26 unused, and the first
+ * group is a step of its own.  polymac_r26vec_merge4_mem ends them.  kr4,
+ * if not NULL, is r^4 already broadcast (polymac_r26vec_bcast9), kept by
+ * the caller for its later calls.
+ *
  * Two 32-byte loads hold blocks (0, 1) and (2, 3); unpacking their 64-bit
  * halves leaves the lanes in the order 0, 2, 1, 3, which the table follows
  * (table4 above) instead of spending a cross-lane permute per group.
  */
 static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4],
-                                        const uint64_t *r8, const uint8_t *in,
+                                        const __m256i *kr4, const uint64_t *r8,
+                                        uint64_t *lanes, int lanes_in, const uint8_t *in,
                                         size_t ngroups, uint32_t hibit)
 {
     const __m256i mask = _mm256_set1_epi64x(POLYMAC_R26VEC_MASK);
     const __m256i hib = _mm256_set1_epi64x(hibit ? (1 << 24) : 0);
-    __m256i r0, r1, r2, r3, r4, s1, s2, s3, s4;
     __m256i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
-    __m256i k4[9], k8[9];
+    __m256i k4s[9], k8[9];
+    const __m256i *k4 = kr4;
 
     /* lane 0 of each row is r^4: broadcast it for the loop, which reads
      * it from memory (POLYMAC_R26VEC_MULACC) */
-    for (unsigned i = 0; i < 9; i++)
-        k4[i] = _mm256_set1_epi64x((long long)table[i * 4]);
-    h0 = _mm256_set_epi64x(0, 0, 0, (long long)h26[0]);
-    h1 = _mm256_set_epi64x(0, 0, 0, (long long)h26[1]);
-    h2 = _mm256_set_epi64x(0, 0, 0, (long long)h26[2]);
-    h3 = _mm256_set_epi64x(0, 0, 0, (long long)h26[3]);
-    h4 = _mm256_set_epi64x(0, 0, 0, (long long)h26[4]);
+    if (!k4) {
+        polymac_r26vec_bcast9(k4s, table);
+        k4 = k4s;
+    }
 
 #define POLYMAC_R26VEC_LOAD4(W, h, p) do {                                  \
         __m256i a_ = _mm256_loadu_si256((const __m256i *)(p));              \
@@ -385,9 +438,27 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 
         POLYMAC_R26VEC_ADD_MSG(W, h, lo_, hi_, mask, hib);                  \
     } while (0)
 
-    POLYMAC_R26VEC_LOAD4(polymac_y_, h, in);
-    in += 64;
-    ngroups--;                  /* groups still to load */
+    if (lanes_in) {
+        /* h is the lanes of earlier calls, still to be multiplied by r^4
+         * before the first group joins them: every group is a step */
+#define POLYMAC_R26VEC_LANE4(i) _mm256_loadu_si256((const __m256i *)(lanes + (i) * 4))
+        h0 = POLYMAC_R26VEC_LANE4(0);
+        h1 = POLYMAC_R26VEC_LANE4(1);
+        h2 = POLYMAC_R26VEC_LANE4(2);
+        h3 = POLYMAC_R26VEC_LANE4(3);
+        h4 = POLYMAC_R26VEC_LANE4(4);
+#undef POLYMAC_R26VEC_LANE4
+    } else {
+        /* h in lane 0 joins the first group */
+        h0 = _mm256_set_epi64x(0, 0, 0, (long long)h26[0]);
+        h1 = _mm256_set_epi64x(0, 0, 0, (long long)h26[1]);
+        h2 = _mm256_set_epi64x(0, 0, 0, (long long)h26[2]);
+        h3 = _mm256_set_epi64x(0, 0, 0, (long long)h26[3]);
+        h4 = _mm256_set_epi64x(0, 0, 0, (long long)h26[4]);
+        POLYMAC_R26VEC_LOAD4(polymac_y_, h, in);
+        in += 64;
+        ngroups--;              /* groups still to load */
+    }
 
     /*
      * Two groups per carry chain when r^8 is at hand: h = (h r^4 + m) r^4
@@ -431,26 +502,17 @@ static inline void polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 
     }
 #undef POLYMAC_R26VEC_LOAD4
 
+    if (lanes) {
+        /* the lanes stay unmerged for the next call (or emit) */
+        _mm256_storeu_si256((__m256i *)(lanes + 0 * 4), h0);
+        _mm256_storeu_si256((__m256i *)(lanes + 1 * 4), h1);
+        _mm256_storeu_si256((__m256i *)(lanes + 2 * 4), h2);
+        _mm256_storeu_si256((__m256i *)(lanes + 3 * 4), h3);
+        _mm256_storeu_si256((__m256i *)(lanes + 4 * 4), h4);
+        return;
+    }
     /* last step: each lane times its own power, then the lanes summed */
-#define POLYMAC_R26VEC_ROW4(i) _mm256_loadu_si256((const __m256i *)(table + (i) * 4))
-    r0 = POLYMAC_R26VEC_ROW4(0);
-    r1 = POLYMAC_R26VEC_ROW4(1);
-    r2 = POLYMAC_R26VEC_ROW4(2);
-    r3 = POLYMAC_R26VEC_ROW4(3);
-    r4 = POLYMAC_R26VEC_ROW4(4);
-    s1 = POLYMAC_R26VEC_ROW4(5);
-    s2 = POLYMAC_R26VEC_ROW4(6);
-    s3 = POLYMAC_R26VEC_ROW4(7);
-    s4 = POLYMAC_R26VEC_ROW4(8);
-#undef POLYMAC_R26VEC_ROW4
-    POLYMAC_R26VEC_MUL(polymac_y_, d, h, r, s);
-    uint64_t t[5];
-    t[0] = polymac_r26vec_hsum4(d0);
-    t[1] = polymac_r26vec_hsum4(d1);
-    t[2] = polymac_r26vec_hsum4(d2);
-    t[3] = polymac_r26vec_hsum4(d3);
-    t[4] = polymac_r26vec_hsum4(d4);
-    polymac_r26vec_carry_out(h26, t);
+    polymac_r26vec_merge4(h26, table, h0, h1, h2, h3, h4);
 }
 
 #endif
