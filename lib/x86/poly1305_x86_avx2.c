@@ -109,7 +109,7 @@ polymac_vector_x86_avx2(struct avx2_state *st, const uint8_t *in, size_t nblocks
          * call (the lane products, the sums, the carries, on the chain
          * from one call to the next) and broadcasting r^4 again cost about
          * 31 TSC cycles a call: 1 MiB in 1 KiB pieces ran at 0.91 of
-         * one-shot, in 256-byte pieces at 0.75; now 0.93 and 0.81.  The
+         * one-shot, in 256-byte pieces at 0.75; now 0.93 and 0.84.  The
          * rest is mostly r^8, broadcast on every call (core4): the state
          * has no room for it beside the table, r^4 and the lanes.  The
          * first vector call of a message, the one-shot path, is as it
