@@ -79,6 +79,8 @@ _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
 #define polymac_z_srli   _mm512_srli_epi64
 #define polymac_z_slli   _mm512_slli_epi64
 #define polymac_z_mul    _mm512_mul_epu32
+#define polymac_z_loadu(p) _mm512_loadu_si512((const void *)(p))
+#define polymac_z_hsum(v) ((uint64_t)_mm512_reduce_add_epi64(v))
 
 /* x with its 64-bit lanes moved up by n (0..7), zeros shifted in. */
 static inline __m512i polymac_lanes_up(__m512i x, unsigned n)
@@ -223,25 +225,7 @@ static inline void polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8],
     }
 
     /* last step: each lane times its own power, then the lanes summed */
-#define POLYMAC_ROW8(i) _mm512_loadu_si512((const void *)(table + (i) * 8))
-    r0 = POLYMAC_ROW8(0);
-    r1 = POLYMAC_ROW8(1);
-    r2 = POLYMAC_ROW8(2);
-    r3 = POLYMAC_ROW8(3);
-    r4 = POLYMAC_ROW8(4);
-    s1 = POLYMAC_ROW8(5);
-    s2 = POLYMAC_ROW8(6);
-    s3 = POLYMAC_ROW8(7);
-    s4 = POLYMAC_ROW8(8);
-#undef POLYMAC_ROW8
-    POLYMAC_R26VEC_MUL(polymac_z_, d, h, r, s);
-    uint64_t t[5];
-    t[0] = (uint64_t)_mm512_reduce_add_epi64(d0);
-    t[1] = (uint64_t)_mm512_reduce_add_epi64(d1);
-    t[2] = (uint64_t)_mm512_reduce_add_epi64(d2);
-    t[3] = (uint64_t)_mm512_reduce_add_epi64(d3);
-    t[4] = (uint64_t)_mm512_reduce_add_epi64(d4);
-    polymac_r26vec_carry_out(h26, t);
+    POLYMAC_R26VEC_LAST(polymac_z_, table, 8, h, h26);
 }
 
 static inline void polymac_store8(uint64_t *p, __m512i v)

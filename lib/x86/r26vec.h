@@ -60,6 +60,8 @@ struct polymac_r26vec_head {
 #define polymac_y_srli   _mm256_srli_epi64
 #define polymac_y_slli   _mm256_slli_epi64
 #define polymac_y_mul    _mm256_mul_epu32
+#define polymac_y_loadu(p) _mm256_loadu_si256((const __m256i *)(p))
+#define polymac_y_hsum   polymac_r26vec_hsum4
 
 /* polymac_wipe for the vector kernels' states: GCC 12 turns memset of
  * these sizes, and even a loop of zero vector stores, into rep stos, whose
@@ -280,6 +282,30 @@ static inline uint64_t polymac_r26vec_hsum4(__m256i v)
     return (uint64_t)_mm_cvtsi128_si64(t);
 }
 
+/* The last step of a message's lanes: h times each lane's own power (the
+ * nine rows of table, n lanes wide: limbs, then fives), the lanes summed
+ * and carried into h26. */
+#define POLYMAC_R26VEC_LAST(W, table, n, h, h26) do {                       \
+        const W##i lr0 = W##loadu((table) + 0 * (n));                       \
+        const W##i lr1 = W##loadu((table) + 1 * (n));                       \
+        const W##i lr2 = W##loadu((table) + 2 * (n));                       \
+        const W##i lr3 = W##loadu((table) + 3 * (n));                       \
+        const W##i lr4 = W##loadu((table) + 4 * (n));                       \
+        const W##i ls1 = W##loadu((table) + 5 * (n));                       \
+        const W##i ls2 = W##loadu((table) + 6 * (n));                       \
+        const W##i ls3 = W##loadu((table) + 7 * (n));                       \
+        const W##i ls4 = W##loadu((table) + 8 * (n));                       \
+        W##i ld0, ld1, ld2, ld3, ld4;                                       \
+        uint64_t lt_[5];                                                    \
+        POLYMAC_R26VEC_MUL(W, ld, h, lr, ls);                               \
+        lt_[0] = W##hsum(ld0);                                              \
+        lt_[1] = W##hsum(ld1);                                              \
+        lt_[2] = W##hsum(ld2);                                              \
+        lt_[3] = W##hsum(ld3);                                              \
+        lt_[4] = W##hsum(ld4);                                              \
+        polymac_r26vec_carry_out(h26, lt_);                                 \
+    } while (0)
+
 /* Five limb vectors to table rows: the limbs and 5 times limbs 1..4. */
 #define POLYMAC_R26VEC_STORE_ROWS(W, store, table, n, p) do {                \
         store((table) + 0 * (n), p##0);                                     \
@@ -352,37 +378,16 @@ static inline void polymac_r26vec_merge4(uint64_t h26[5], const uint64_t table[9
                                          __m256i h0, __m256i h1, __m256i h2, __m256i h3,
                                          __m256i h4)
 {
-    __m256i r0, r1, r2, r3, r4, s1, s2, s3, s4, d0, d1, d2, d3, d4;
-#define POLYMAC_R26VEC_ROW4(i) _mm256_loadu_si256((const __m256i *)(table + (i) * 4))
-    r0 = POLYMAC_R26VEC_ROW4(0);
-    r1 = POLYMAC_R26VEC_ROW4(1);
-    r2 = POLYMAC_R26VEC_ROW4(2);
-    r3 = POLYMAC_R26VEC_ROW4(3);
-    r4 = POLYMAC_R26VEC_ROW4(4);
-    s1 = POLYMAC_R26VEC_ROW4(5);
-    s2 = POLYMAC_R26VEC_ROW4(6);
-    s3 = POLYMAC_R26VEC_ROW4(7);
-    s4 = POLYMAC_R26VEC_ROW4(8);
-#undef POLYMAC_R26VEC_ROW4
-    POLYMAC_R26VEC_MUL(polymac_y_, d, h, r, s);
-    uint64_t t[5];
-    t[0] = polymac_r26vec_hsum4(d0);
-    t[1] = polymac_r26vec_hsum4(d1);
-    t[2] = polymac_r26vec_hsum4(d2);
-    t[3] = polymac_r26vec_hsum4(d3);
-    t[4] = polymac_r26vec_hsum4(d4);
-    polymac_r26vec_carry_out(h26, t);
+    POLYMAC_R26VEC_LAST(polymac_y_, table, 4, h, h26);
 }
 
 /* The same for lanes kept in memory (lanes[limb * 4 + lane]). */
 static inline void polymac_r26vec_merge4_mem(uint64_t h26[5], const uint64_t table[9 * 4],
                                              const uint64_t lanes[5 * 4])
 {
-#define POLYMAC_R26VEC_LANE4(i) _mm256_loadu_si256((const __m256i *)(lanes + (i) * 4))
-    polymac_r26vec_merge4(h26, table, POLYMAC_R26VEC_LANE4(0), POLYMAC_R26VEC_LANE4(1),
-                          POLYMAC_R26VEC_LANE4(2), POLYMAC_R26VEC_LANE4(3),
-                          POLYMAC_R26VEC_LANE4(4));
-#undef POLYMAC_R26VEC_LANE4
+    polymac_r26vec_merge4(h26, table, polymac_y_loadu(lanes + 0 * 4),
+                          polymac_y_loadu(lanes + 1 * 4), polymac_y_loadu(lanes + 2 * 4),
+                          polymac_y_loadu(lanes + 3 * 4), polymac_y_loadu(lanes + 4 * 4));
 }
 
 /* k[i] = lane 0 of row i of a 4-lane table (r^4, limbs then fives) in
@@ -443,13 +448,11 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const __m256i
     if (lanes_in) {
         /* h is the lanes of earlier calls, still to be multiplied by r^4
          * before the first group joins them: every group is a step */
-#define POLYMAC_R26VEC_LANE4(i) _mm256_loadu_si256((const __m256i *)(lanes + (i) * 4))
-        h0 = POLYMAC_R26VEC_LANE4(0);
-        h1 = POLYMAC_R26VEC_LANE4(1);
-        h2 = POLYMAC_R26VEC_LANE4(2);
-        h3 = POLYMAC_R26VEC_LANE4(3);
-        h4 = POLYMAC_R26VEC_LANE4(4);
-#undef POLYMAC_R26VEC_LANE4
+        h0 = polymac_y_loadu(lanes + 0 * 4);
+        h1 = polymac_y_loadu(lanes + 1 * 4);
+        h2 = polymac_y_loadu(lanes + 2 * 4);
+        h3 = polymac_y_loadu(lanes + 3 * 4);
+        h4 = polymac_y_loadu(lanes + 4 * 4);
     } else {
         /* h in lane 0 joins the first group */
         h0 = _mm256_set_epi64x(0, 0, 0, (long long)h26[0]);
