@@ -45,9 +45,15 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
  * 2579, 384 B 3148 vs 3073, 448 B 3194 vs 3199, 512 B 3202 vs 3387.  Cold
  * break-even now 28 blocks; warm calls still win from 4 (45 cycles vector
  * vs about 55 scalar).
+ * Measured again with a harness that times polymac_auth through each
+ * kernel in turn (polymac_backend_select, 8 messages each with its own
+ * key, the order alternating, medians of 2001 rounds, TSC cycles): this
+ * kernel vs generic-r64 at 448 B 332 vs 306, 512 B 353 vs 348, 560 B 392
+ * vs 379, 576 B 373 vs 389, 640 B 396 vs 431.  The bench figures above
+ * were noise: cold break-even 36 blocks.
  */
 #ifndef POLYMAC_AVX2_COLD_BLOCKS
-#define POLYMAC_AVX2_COLD_BLOCKS 28
+#define POLYMAC_AVX2_COLD_BLOCKS 36
 #endif
 #ifndef POLYMAC_AVX2_WARM_BLOCKS
 #define POLYMAC_AVX2_WARM_BLOCKS 4
