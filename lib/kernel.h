@@ -78,6 +78,32 @@ struct polymac_kernel {
     size_t scalar_max;
 };
 
+/*
+ * A SIMD kernel's cold break-even counted over a message.  Before the
+ * powers of r exist, the blocks its scalar code has already taken in this
+ * message count towards the break-even, so that a stream of pieces shorter
+ * than it still reaches the vector code once enough of it has gone by (the
+ * powers, paid once, are repaid by the warm calls that follow).  The
+ * kernel keeps seen in its state with polymac_seen_add; it saturates at
+ * POLYMAC_SEEN_MAX and is only ever compared, so a forged value picks a
+ * path, never an address or a loop bound.
+ */
+#define POLYMAC_SEEN_MAX 1024u
+
+/* Whether a call of nblocks reaches the cold break-even cold. */
+static inline int polymac_seen_reaches(uint32_t seen, size_t nblocks, size_t cold)
+{
+    return nblocks + (seen < POLYMAC_SEEN_MAX ? seen : POLYMAC_SEEN_MAX) >= cold;
+}
+
+/* seen after the scalar code took nblocks more. */
+static inline uint32_t polymac_seen_add(uint32_t seen, size_t nblocks)
+{
+    if (seen >= POLYMAC_SEEN_MAX || nblocks >= POLYMAC_SEEN_MAX - seen)
+        return POLYMAC_SEEN_MAX;
+    return seen + (uint32_t)nblocks;
+}
+
 /* r from the first half of the key, with the bits RFC 8439 section 2.5
  * clears, as two little-endian 64-bit words. */
 static inline void polymac_clamp64(uint64_t *r0, uint64_t *r1, const uint8_t key[16])

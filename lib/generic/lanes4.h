@@ -14,8 +14,8 @@ struct polymac_lanes4 {
     struct polymac_r64 sc;      /* r always; h while in_r26 != 1 */
     uint32_t in_r26;            /* 1: h lives in h26 */
     uint32_t have_pow;          /* 1: the tables below hold this key's powers */
-    uint32_t seen;              /* blocks the scalar code has taken, up to
-                                   POLYMAC_LANES4_SEEN */
+    uint32_t seen;              /* blocks the scalar code has taken
+                                   (polymac_seen_add, kernel.h) */
     uint32_t h26[5];            /* h in radix 2^26 (limbs <= 2^26 + 2^12) */
     /* Tables as plain words, loaded with unaligned vector loads: nothing is
      * assumed of ks beyond the contract's alignment, and the struct has no
@@ -38,8 +38,6 @@ static inline void polymac_lanes4_init(struct polymac_lanes4 *st, const uint8_t 
     st->have_pow = 0;
     st->seen = 0;
 }
-
-#define POLYMAC_LANES4_SEEN 1024u
 
 /* Computes r^1..r^4 once per key, in radix 2^26, the first time a call is
  * long enough for the vector code. */
@@ -95,9 +93,8 @@ static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_
                                          size_t nblocks, uint32_t hibit, size_t min_cold,
                                          size_t min_warm, polymac_lanes4_groups *groups)
 {
-    const size_t seen = st->seen < POLYMAC_LANES4_SEEN ? st->seen : POLYMAC_LANES4_SEEN;
-
-    if (nblocks >= min_warm && (st->have_pow == 1 || nblocks + seen >= min_cold)) {
+    if (nblocks >= min_warm
+        && (st->have_pow == 1 || polymac_seen_reaches(st->seen, nblocks, min_cold))) {
         uint64_t l[5];
         size_t tail = nblocks & 3;
         if (st->have_pow != 1)
@@ -123,8 +120,7 @@ static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_
             /* a short call after a long one: back to radix 2^64, once */
             polymac_lanes4_to_r64(st);
         }
-        if (seen < POLYMAC_LANES4_SEEN && nblocks < POLYMAC_LANES4_SEEN)
-            st->seen = (uint32_t)(seen + nblocks);
+        st->seen = polymac_seen_add(st->seen, nblocks);
     }
     polymac_r64_blocks(&st->sc, in, nblocks, hibit);
 }

@@ -154,7 +154,7 @@ static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     const int warm = st->hd.powers == 4 || st->hd.powers == 8;
 
     if (nblocks >= POLYMAC_AVX2_WARM_BLOCKS
-        && (warm || polymac_r26vec_reach(&st->hd, nblocks) >= POLYMAC_AVX2_COLD_BLOCKS)) {
+        && (warm || polymac_seen_reaches(st->hd.seen, nblocks, POLYMAC_AVX2_COLD_BLOCKS))) {
         polymac_vector_x86_avx2(st, in, nblocks, hibit);
         return;
     }

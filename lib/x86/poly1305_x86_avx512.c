@@ -316,11 +316,12 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
 {
     struct avx512_state *st = ks;
     unsigned have = st->hd.powers;
-    const size_t reach = polymac_r26vec_reach(&st->hd, nblocks);
+    const uint32_t seen = st->hd.seen;
     const int four = nblocks >= POLYMAC_AVX512_MIN4_WARM
-                     && (have == 4 || have == 8 || reach >= POLYMAC_AVX512_MIN4_COLD);
+                     && (have == 4 || have == 8
+                         || polymac_seen_reaches(seen, nblocks, POLYMAC_AVX512_MIN4_COLD));
     const int eight = nblocks >= POLYMAC_AVX512_MIN8_WARM
-                      && (have == 8 || reach >= POLYMAC_AVX512_MIN8_COLD);
+                      && (have == 8 || polymac_seen_reaches(seen, nblocks, POLYMAC_AVX512_MIN8_COLD));
 
     if (four || eight) {
         polymac_vector_x86_avx512(st, in, nblocks, hibit, eight);

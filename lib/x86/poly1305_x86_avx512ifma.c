@@ -941,17 +941,16 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
         return;
     }
     /* Without the powers, a call goes vector from the cold break-even on,
-     * counting the blocks of this message that the scalar code has taken
-     * before it: a stream of pieces of 5 to 15 blocks would otherwise
-     * never compute the powers and run scalar to its end.  Once that many
-     * blocks have gone by, the powers (about 100 cycles, once) are paid
-     * for by the warm path within a few calls. */
+     * counting the blocks of this message the scalar code has taken before
+     * it (kernel.h: polymac_seen_reaches): a stream of pieces of 3 to 22
+     * blocks would otherwise run scalar to its end. */
     if (!(flags & IFMA_POWERS)) {
-        const uint64_t seen = flags >> IFMA_SEEN_SHIFT;
-        if (nblocks < IFMA_MIN_BLOCKS_WARM || seen + nblocks < IFMA_MIN_BLOCKS_COLD) {
+        const uint32_t seen = (uint32_t)(flags >> IFMA_SEEN_SHIFT);
+        if (nblocks < IFMA_MIN_BLOCKS_WARM
+            || !polymac_seen_reaches(seen, nblocks, IFMA_MIN_BLOCKS_COLD)) {
             polymac_r64_blocks(&st->s, in, nblocks, hibit);
-            if (seen < IFMA_MIN_BLOCKS_COLD)
-                st->flags = flags + ((uint64_t)nblocks << IFMA_SEEN_SHIFT);
+            st->flags = (flags & ((1u << IFMA_SEEN_SHIFT) - 1))
+                        | ((uint64_t)polymac_seen_add(seen, nblocks) << IFMA_SEEN_SHIFT);
             return;
         }
     } else if (nblocks < IFMA_MIN_BLOCKS_WARM) {

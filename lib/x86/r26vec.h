@@ -29,10 +29,9 @@ struct polymac_r26vec_head {
     uint32_t powers;          /* highest power of r in the tables: 0, 4, 8
                                  (any other value reads as 0) */
     uint32_t seen;            /* blocks the scalar code has taken in this
-                                 message, counted up to POLYMAC_R26VEC_SEEN */
+                                 message (polymac_seen_add, kernel.h) */
 };
 
-#define POLYMAC_R26VEC_SEEN 1024u
 
 /*
  * The powers table of an N-lane kernel: row i < 5 is limb i of the power
@@ -107,25 +106,13 @@ static inline void polymac_r26vec_init(struct polymac_r26vec_head *hd, const uin
     hd->seen = 0;
 }
 
-/* A call's blocks as a cold break-even counts them: its own and those the
- * scalar code took earlier in the message, so that a stream of pieces
- * shorter than the break-even still reaches the vectors once enough of
- * it has gone by (the powers, paid once, are then repaid by warm calls).
- * Only compared, like the other fields: a garbage count picks a path. */
-static inline size_t polymac_r26vec_reach(const struct polymac_r26vec_head *hd,
-                                          size_t nblocks)
-{
-    return nblocks + (hd->seen < POLYMAC_R26VEC_SEEN ? hd->seen : POLYMAC_R26VEC_SEEN);
-}
-
 /* The scalar path of a call: h to radix 2^64, the blocks, counted. */
 static inline void polymac_r26vec_scalar(struct polymac_r26vec_head *hd, const uint8_t *in,
                                          size_t nblocks, uint32_t hibit)
 {
     polymac_r26vec_to64(hd);
     polymac_r64_blocks(&hd->r64, in, nblocks, hibit);
-    if (hd->seen < POLYMAC_R26VEC_SEEN && nblocks < POLYMAC_R26VEC_SEEN)
-        hd->seen += (uint32_t)nblocks;
+    hd->seen = polymac_seen_add(hd->seen, nblocks);
 }
 
 /*
