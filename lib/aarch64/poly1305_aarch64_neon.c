@@ -323,12 +323,10 @@ static void polymac_blocks_aarch64_neon(void *ks, const uint8_t *in, size_t nblo
 static void polymac_emit_aarch64_neon(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct neon_state *st = ks;
-    uint64_t lo, hi;
 
     if (st->is26)
         neon_to64(st);
-    polymac_r64_reduce(st->b64.h0, st->b64.h1, st->b64.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_tag(&st->b64, tag, s);
     /* The flag picks one of two constant lengths: a forged state cannot
      * make the wipe run past the state. */
     polymac_wipe(st, st->have_powers ? sizeof *st : NEON_SMALL_BYTES);

@@ -31,8 +31,9 @@ _Static_assert(sizeof(struct polymac_lanes4) <= POLYMAC_KS_BYTES, "state fits");
 typedef void polymac_lanes4_groups(const struct polymac_lanes4 *st, const uint8_t *in,
                                    size_t ngroups, uint32_t hibit, uint64_t out[5]);
 
-static inline void polymac_lanes4_init(struct polymac_lanes4 *st, const uint8_t r[16])
+static inline void polymac_lanes4_init(void *ks, const uint8_t r[16])
 {
+    struct polymac_lanes4 *st = ks;
     polymac_r64_init(&st->sc, r);
     st->in_r26 = 0;
     st->have_pow = 0;
@@ -125,17 +126,34 @@ static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_
     polymac_r64_blocks(&st->sc, in, nblocks, hibit);
 }
 
-static inline void polymac_lanes4_emit(struct polymac_lanes4 *st, uint8_t tag[16],
-                                       const uint8_t s[16])
+static inline void polymac_lanes4_emit(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
-    uint64_t lo, hi;
+    struct polymac_lanes4 *st = ks;
     if (st->in_r26 == 1)
         polymac_lanes4_to_r64(st);
-    polymac_r64_reduce(st->sc.h0, st->sc.h1, st->sc.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_tag(&st->sc, tag, s);
     /* the power tables exist only if a long call made them */
     polymac_wipe(st, st->have_pow == 1 ? sizeof *st
                                        : offsetof(struct polymac_lanes4, r4));
 }
+
+/* A kernel built on this file: its name, CPU bits, break-evens (blocks,
+ * before and after the powers exist) and vector loop.  One-shot messages
+ * shorter than the cold break-even never reach the vector code, so the
+ * front end runs them inline (scalar_max). */
+#define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold, warm, groups_fn)            \
+    static void polymac_blocks_##sym(void *ks, const uint8_t *in, size_t nblocks,   \
+                                     uint32_t hibit)                               \
+    {                                                                              \
+        polymac_lanes4_blocks(ks, in, nblocks, hibit, cold, warm, groups_fn);      \
+    }                                                                              \
+    const struct polymac_kernel polymac_kernel_##sym = {                           \
+        .name = kname,                                                             \
+        .cpu_required = cpu,                                                       \
+        .init = polymac_lanes4_init,                                               \
+        .blocks = polymac_blocks_##sym,                                            \
+        .emit = polymac_lanes4_emit,                                               \
+        .scalar_max = (cold) * 16 - 1,                                             \
+    }
 
 #endif

@@ -112,12 +112,20 @@ static inline void polymac_r64_reduce(uint64_t h0, uint64_t h1, uint64_t h2,
     *hi = (h1 & ~mask) | (g1 & mask);
 }
 
-static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
-                                    const uint8_t s[16])
+/* The tag from h in radix 2^64: reduced, plus s, stored.  Every kernel's
+ * emit ends here; wiping is the caller's (it knows what it stored). */
+static inline void polymac_r64_tag(const struct polymac_r64 *st, uint8_t tag[16],
+                                   const uint8_t s[16])
 {
     uint64_t lo, hi;
     polymac_r64_reduce(st->h0, st->h1, st->h2, &lo, &hi);
     polymac_add_s_store(tag, lo, hi, s);
+}
+
+static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
+                                    const uint8_t s[16])
+{
+    polymac_r64_tag(st, tag, s);
     polymac_wipe(st, sizeof *st);
 }
 

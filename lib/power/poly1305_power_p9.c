@@ -220,11 +220,9 @@ static void polymac_blocks_power_p9(void *ks, const uint8_t *in, size_t nblocks,
 static void polymac_emit_power_p9(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct p9_state *st = ks;
-    uint64_t lo, hi;
     if (st->in_r44 == 1)
         polymac_r64_from_r44(&st->sc, st->h44);
-    polymac_r64_reduce(st->sc.h0, st->sc.h1, st->sc.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_tag(&st->sc, tag, s);
     /* the power table exists only if a long call made it */
     polymac_wipe(st, st->have_pow == 1 ? sizeof *st
                                        : offsetof(struct p9_state, pw));

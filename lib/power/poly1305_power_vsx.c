@@ -144,29 +144,5 @@ static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
     }
 }
 
-static void polymac_init_power_vsx(void *ks, const uint8_t r[16])
-{
-    polymac_lanes4_init(ks, r);
-}
-
-static void polymac_blocks_power_vsx(void *ks, const uint8_t *in, size_t nblocks,
-                                     uint32_t hibit)
-{
-    polymac_lanes4_blocks(ks, in, nblocks, hibit, VSX_MIN_BLOCKS_COLD, VSX_MIN_BLOCKS_WARM,
-                          vsx_groups);
-}
-
-static void polymac_emit_power_vsx(void *ks, uint8_t tag[16], const uint8_t s[16])
-{
-    polymac_lanes4_emit(ks, tag, s);
-}
-
-const struct polymac_kernel polymac_kernel_power_vsx = {
-    .name = "power-vsx",
-    .cpu_required = POLYMAC_CPU_PPC_VSX,
-    .init = polymac_init_power_vsx,
-    .blocks = polymac_blocks_power_vsx,
-    .emit = polymac_emit_power_vsx,
-    /* one-shot messages this short never reach the vector code */
-    .scalar_max = VSX_MIN_BLOCKS_COLD * 16 - 1,
-};
+POLYMAC_LANES4_KERNEL(power_vsx, "power-vsx", POLYMAC_CPU_PPC_VSX,
+                      VSX_MIN_BLOCKS_COLD, VSX_MIN_BLOCKS_WARM, vsx_groups);

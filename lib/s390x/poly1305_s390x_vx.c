@@ -147,29 +147,5 @@ static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
     }
 }
 
-static void polymac_init_s390x_vx(void *ks, const uint8_t r[16])
-{
-    polymac_lanes4_init(ks, r);
-}
-
-static void polymac_blocks_s390x_vx(void *ks, const uint8_t *in, size_t nblocks,
-                                    uint32_t hibit)
-{
-    polymac_lanes4_blocks(ks, in, nblocks, hibit, VX_MIN_BLOCKS_COLD, VX_MIN_BLOCKS_WARM,
-                          vx_groups);
-}
-
-static void polymac_emit_s390x_vx(void *ks, uint8_t tag[16], const uint8_t s[16])
-{
-    polymac_lanes4_emit(ks, tag, s);
-}
-
-const struct polymac_kernel polymac_kernel_s390x_vx = {
-    .name = "s390x-vx",
-    .cpu_required = POLYMAC_CPU_S390X_VX,
-    .init = polymac_init_s390x_vx,
-    .blocks = polymac_blocks_s390x_vx,
-    .emit = polymac_emit_s390x_vx,
-    /* one-shot messages this short never reach the vector code */
-    .scalar_max = VX_MIN_BLOCKS_COLD * 16 - 1,
-};
+POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
+                      VX_MIN_BLOCKS_COLD, VX_MIN_BLOCKS_WARM, vx_groups);

@@ -176,13 +176,11 @@ static __attribute__((noinline)) void polymac_wipe_all_x86_avx2(struct avx2_stat
 static void polymac_emit_x86_avx2(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct avx2_state *st = ks;
-    uint64_t lo, hi;
 
     if (st->lanes_live == 1)
         polymac_merge_x86_avx2(st);
     polymac_r26vec_to64(&st->hd);
-    polymac_r64_reduce(st->hd.r64.h0, st->hd.r64.h1, st->hd.r64.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_tag(&st->hd.r64, tag, s);
     /* the table and h26 hold secrets only when a long enough call ran the
      * vectors; a short message wipes what generic-r64 would */
     if (st->hd.powers == 4 || st->hd.powers == 8)

@@ -345,12 +345,10 @@ static __attribute__((noinline)) void polymac_wipe_all_x86_avx512(struct avx512_
 static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct avx512_state *st = ks;
-    uint64_t lo, hi;
     unsigned have = st->hd.powers;
 
     polymac_r26vec_to64(&st->hd);
-    polymac_r64_reduce(st->hd.r64.h0, st->hd.r64.h1, st->hd.r64.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_tag(&st->hd.r64, tag, s);
     /* wipe the tables only as far as a call filled them; h26 holds
      * secrets only once a vector path ran, which also set the level */
     if (have == 8 || have == 4)

@@ -963,12 +963,10 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct ifma_state *st = ks;
-    uint64_t lo, hi;
 
     if (st->flags & IFMA_LANES)
         ifma_merge(st);
-    polymac_r64_reduce(st->s.h0, st->s.h1, st->s.h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_tag(&st->s, tag, s);
     /* The powers and the lanes are as secret as r and h, but exist only if
      * a vector call ran: a short message does not pay for wiping 768
      * bytes. */
