@@ -167,6 +167,15 @@ static void neon_powers(struct neon_state *st)
 #define NEON_WORDS_LE(w) ((void)0)
 #endif
 
+/* h += the low halves (blocks 0 and 1 of a group) of L0..L4. */
+#define NEON_ADD_LOW(h0, h1, h2, h3, h4, L0, L1, L2, L3, L4) do {                 \
+        h0 = vadd_u32(h0, vget_low_u32(L0));                                      \
+        h1 = vadd_u32(h1, vget_low_u32(L1));                                      \
+        h2 = vadd_u32(h2, vget_low_u32(L2));                                      \
+        h3 = vadd_u32(h3, vget_low_u32(L3));                                      \
+        h4 = vadd_u32(h4, vget_low_u32(L4));                                      \
+    } while (0)
+
 /* One carry pass over 64-bit lanes (Bernstein and Schwabe's "NEON crypto"
  * order: two independent chains interleaved).  With inputs below 2^59 the
  * outputs are h0, h2, h3 < 2^26, h1 < 2^26 + 2^10, h4 < 2^26 + 2^8.
@@ -250,11 +259,7 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
          * Independent of h, so it overlaps the previous carry chain. */
         NEON_PRODUCT(MLA_HIGH_LANE, d0, d1, d2, d3, d4, L0, L1, L2, L3, L4, 2);
         /* (h + (m0, m1)) * r^4: low halves against lane 0. */
-        h0 = vadd_u32(h0, vget_low_u32(L0));
-        h1 = vadd_u32(h1, vget_low_u32(L1));
-        h2 = vadd_u32(h2, vget_low_u32(L2));
-        h3 = vadd_u32(h3, vget_low_u32(L3));
-        h4 = vadd_u32(h4, vget_low_u32(L4));
+        NEON_ADD_LOW(h0, h1, h2, h3, h4, L0, L1, L2, L3, L4);
         NEON_PRODUCT(MLA_LOW_LANE, d0, d1, d2, d3, d4, h0, h1, h2, h3, h4, 0);
         NEON_CARRY(d0, d1, d2, d3, d4);
         h0 = vmovn_u64(d0);
@@ -269,11 +274,7 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
     NEON_LOAD4(in, L0, L1, L2, L3, L4, hib);
     d0 = d1 = d2 = d3 = d4 = zero;
     NEON_PRODUCT(MLA_HIGH, d0, d1, d2, d3, d4, L0, L1, L2, L3, L4, 0);
-    h0 = vadd_u32(h0, vget_low_u32(L0));
-    h1 = vadd_u32(h1, vget_low_u32(L1));
-    h2 = vadd_u32(h2, vget_low_u32(L2));
-    h3 = vadd_u32(h3, vget_low_u32(L3));
-    h4 = vadd_u32(h4, vget_low_u32(L4));
+    NEON_ADD_LOW(h0, h1, h2, h3, h4, L0, L1, L2, L3, L4);
     NEON_PRODUCT(MLA_LOW, d0, d1, d2, d3, d4, h0, h1, h2, h3, h4, 0);
 
     /* Fold the lanes (each below 2^59, so the sum fits) and carry once;

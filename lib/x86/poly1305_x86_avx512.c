@@ -182,10 +182,7 @@ static inline void polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8],
 
         POLYMAC_R26VEC_MUL(polymac_z_, q, r, r, s);
         POLYMAC_R26VEC_CARRY(polymac_z_, q0, q1, q2, q3, q4, mask);
-        t1 = _mm512_add_epi64(q1, _mm512_slli_epi64(q1, 2));
-        t2 = _mm512_add_epi64(q2, _mm512_slli_epi64(q2, 2));
-        t3 = _mm512_add_epi64(q3, _mm512_slli_epi64(q3, 2));
-        t4 = _mm512_add_epi64(q4, _mm512_slli_epi64(q4, 2));
+        POLYMAC_R26VEC_FIVES(polymac_z_, t, q);
         for (; ngroups >= 2; ngroups -= 2) {
             __m512i lo, hi;
             a = _mm512_loadu_si512((const void *)in);
@@ -257,10 +254,7 @@ static inline void polymac_table8(uint64_t table8[9 * 8], const uint64_t table4[
     y3 = POLYMAC_Y(3, zero); y4 = POLYMAC_Y(4, zero);
 #undef POLYMAC_X
 #undef POLYMAC_Y
-    t1 = _mm512_add_epi64(y1, _mm512_slli_epi64(y1, 2));
-    t2 = _mm512_add_epi64(y2, _mm512_slli_epi64(y2, 2));
-    t3 = _mm512_add_epi64(y3, _mm512_slli_epi64(y3, 2));
-    t4 = _mm512_add_epi64(y4, _mm512_slli_epi64(y4, 2));
+    POLYMAC_R26VEC_FIVES(polymac_z_, t, y);
     POLYMAC_R26VEC_MUL(polymac_z_, p, x, y, t);
     POLYMAC_R26VEC_CARRY(polymac_z_, p0, p1, p2, p3, p4, mask);
     POLYMAC_R26VEC_STORE_ROWS(polymac_z_, polymac_store8, table8, 8, p);

@@ -294,6 +294,14 @@ static inline uint64_t polymac_r26vec_hsum4(__m256i v)
     } while (0)
 
 /* Five limb vectors to table rows: the limbs and 5 times limbs 1..4. */
+/* t1..t4 = 5 times limbs 1..4 of y: a multiplier's fives. */
+#define POLYMAC_R26VEC_FIVES(W, t, y) do {                                  \
+        t##1 = W##add(y##1, W##slli(y##1, 2));                              \
+        t##2 = W##add(y##2, W##slli(y##2, 2));                              \
+        t##3 = W##add(y##3, W##slli(y##3, 2));                              \
+        t##4 = W##add(y##4, W##slli(y##4, 2));                              \
+    } while (0)
+
 #define POLYMAC_R26VEC_STORE_ROWS(W, store, table, n, p) do {                \
         store((table) + 0 * (n), p##0);                                     \
         store((table) + 1 * (n), p##1);                                     \
@@ -338,10 +346,7 @@ static inline void polymac_r26vec_table4(uint64_t table[9 * 4],
     y2 = _mm256_blend_epi32(x2, zero, 0xc0);
     y3 = _mm256_blend_epi32(x3, zero, 0xc0);
     y4 = _mm256_blend_epi32(x4, zero, 0xc0);
-    t1 = _mm256_add_epi64(y1, _mm256_slli_epi64(y1, 2));
-    t2 = _mm256_add_epi64(y2, _mm256_slli_epi64(y2, 2));
-    t3 = _mm256_add_epi64(y3, _mm256_slli_epi64(y3, 2));
-    t4 = _mm256_add_epi64(y4, _mm256_slli_epi64(y4, 2));
+    POLYMAC_R26VEC_FIVES(polymac_y_, t, y);
     POLYMAC_R26VEC_MUL(polymac_y_, d, x, y, t);
     POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
     /* [r^2, 1, r, 1]: lane 0 from d, lane 2 from x, lanes 1 and 3 one */
@@ -350,10 +355,7 @@ static inline void polymac_r26vec_table4(uint64_t table[9 * 4],
     y2 = _mm256_blend_epi32(_mm256_blend_epi32(d2, x2, 0x30), zero, 0xcc);
     y3 = _mm256_blend_epi32(_mm256_blend_epi32(d3, x3, 0x30), zero, 0xcc);
     y4 = _mm256_blend_epi32(_mm256_blend_epi32(d4, x4, 0x30), zero, 0xcc);
-    t1 = _mm256_add_epi64(y1, _mm256_slli_epi64(y1, 2));
-    t2 = _mm256_add_epi64(y2, _mm256_slli_epi64(y2, 2));
-    t3 = _mm256_add_epi64(y3, _mm256_slli_epi64(y3, 2));
-    t4 = _mm256_add_epi64(y4, _mm256_slli_epi64(y4, 2));
+    POLYMAC_R26VEC_FIVES(polymac_y_, t, y);
     POLYMAC_R26VEC_MUL(polymac_y_, p, d, y, t);
     POLYMAC_R26VEC_CARRY(polymac_y_, p0, p1, p2, p3, p4, mask);
     POLYMAC_R26VEC_STORE_ROWS(polymac_y_, polymac_r26vec_store4, table, 4, p);
