@@ -1,5 +1,6 @@
 /* polymac.h -- Poly1305 one-time authenticator (RFC 8439): the public API */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_H
 #define POLYMAC_H
 

@@ -1,5 +1,6 @@
 /* cpu.c -- the only file that asks the CPU what it can do */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* cpu.h -- CPU feature bits the dispatcher matches against kernels */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_CPU_H
 #define POLYMAC_CPU_H
 

@@ -1,6 +1,7 @@
 /* dispatch.c -- kernel registry (best first), self-test, selection and the
  *               POLYMAC_BACKEND override */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* dispatch.h -- kernel registry, selection and the self-test (internal) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_DISPATCH_H
 #define POLYMAC_DISPATCH_H
 

@@ -1,5 +1,6 @@
 /* kernel.h -- the contract every Poly1305 kernel keeps */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_KERNEL_H
 #define POLYMAC_KERNEL_H
 

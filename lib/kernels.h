@@ -1,5 +1,6 @@
 /* kernels.h -- every kernel object this build may contain */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_KERNELS_H
 #define POLYMAC_KERNELS_H
 

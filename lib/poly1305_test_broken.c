@@ -1,6 +1,7 @@
 /* poly1305_test_broken.c -- a deliberately wrong kernel for testing the
  *                           dispatcher's self-test (-Dtest_kernels=true only) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* "test-broken" needs no CPU feature and sits first in the registry of a
  * test build, so automatic selection meets it before every real kernel.
  * It is generic-r26 with a planted fault on its "vector path": a call

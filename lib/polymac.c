@@ -1,6 +1,7 @@
 /* polymac.c -- front end: key clamping, s, partial-block buffer, final
  *              padding, constant-time verify, state wipe */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <string.h>
 
 #include "polymac.h"

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 the libpolymac authors
 # check-info.sh -- runs `polymac info` under the environment meson gives it
 # and checks which kernel is active and what was said on stderr.
 # usage: check-info.sh POLYMAC [--active NAME|--active-auto] [--stderr TEXT] [--no-stderr] [--reason TEXT]

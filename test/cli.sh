@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 the libpolymac authors
 # cli.sh -- polymac tag/verify as a user runs them: right tags, exit codes
 # 0 (match), 1 (mismatch) and 2 (bad input) with a message.
 set -u

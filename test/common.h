@@ -1,6 +1,7 @@
 /* common.h -- helpers shared by the Check suites: kernel choice from the
  *             command line, the libsodium oracle, a seeded PRNG */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_TEST_COMMON_H
 #define POLYMAC_TEST_COMMON_H
 

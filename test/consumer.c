@@ -1,6 +1,7 @@
 /* consumer.c -- a program built against an installed libpolymac through
  *               pkg-config, as a user would build it */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <stdio.h>
 #include <string.h>
 #include <polymac.h>

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 the libpolymac authors
 # consumer.sh -- installs the build into a scratch root, then builds and
 # runs test/consumer.c with `cc $(pkg-config --cflags --libs polymac)`;
 # also checks that the library exports polymac_* and nothing else.

@@ -1,6 +1,7 @@
 /* test_api.c -- every error code, backend selection, a state finished
  *               under the kernel that began it, copies, statebytes */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "common.h"
 
 static const uint8_t key[32] = {

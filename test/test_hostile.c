@@ -2,6 +2,7 @@
  *                   huge lengths, dead and forged states, copies, garbage
  *                   backend names, a streamed message over 4 GiB */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* Each case must end in a documented error code or the right tag, never a
  * crash or an access out of bounds: tools/trust-checks runs this suite
  * under ASan+UBSan as well.  Complements test_api.c (NULL arguments,

@@ -2,6 +2,7 @@
  *                  input, random splits, misaligned buffers and states,
  *                  copied states, long messages */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <sys/mman.h>
 
 #include "common.h"

@@ -1,6 +1,7 @@
 /* test_selftest.c -- the dispatcher's load-time self-test skips a kernel
  *                    that is wrong on its vector path (test builds only) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* Built only with -Dtest_kernels=true, where the registry starts with
  * "test-broken" (lib/poly1305_test_broken.c): no CPU requirement, right
  * tags below 8 blocks per call, a dropped block from 8 on.  Linked with

@@ -1,6 +1,7 @@
 /* test_threads.c -- many threads race through first use, backend
  *                   selection and MAC computation (run under TSan) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* Two builds of this file (test/trust/meson.build): against the shared
  * library, where the constructor has chosen a kernel before main, and
  * against a copy of the library built without that constructor, so the

@@ -1,5 +1,6 @@
 /* test_vectors.c -- RFC 8439 vectors and constructed edge cases, for one kernel */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "common.h"
 
 struct vec {

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 the libpolymac authors
 # lib.sh -- shared by tools/run-tests and tools/run-demo: Debian package
 # checks and meson test counting.  Sourced, not run.
 

@@ -1,6 +1,7 @@
 /* peers.c -- libsodium, OpenSSL 3, libgcrypt and Nettle one-shot Poly1305
  *            for polymac bench, each built in when found at configure time */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <string.h>
 
 #include "peers.h"

@@ -1,6 +1,7 @@
 /* peers.h -- other Poly1305 libraries, called the way a careful user
  *            would, for polymac bench (not part of the library) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_PEERS_H
 #define POLYMAC_PEERS_H
 

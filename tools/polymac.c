@@ -1,5 +1,6 @@
 /* polymac.c -- command-line tool: info, tag, verify, bench */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* poly1305_aarch64_neon.c -- aarch64 NEON kernel: radix 2^26, four blocks per step */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 
 /*
  * Technique (after the comments of OpenSSL's poly1305-armv8.pl and the Linux

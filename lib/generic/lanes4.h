@@ -2,6 +2,7 @@
  *             (power-vsx, s390x-vx): state, powers of r, radix switching
  *             and emit; each kernel supplies only its vector loop */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_LANES4_H
 #define POLYMAC_LANES4_H
 

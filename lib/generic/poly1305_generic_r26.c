@@ -1,5 +1,6 @@
 /* poly1305_generic_r26.c -- portable kernel: radix 2^26, one block a step */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "r26.h"
 #include "../kernels.h"
 

@@ -1,6 +1,7 @@
 /* poly1305_generic_r26x2.c -- portable kernel: radix 2^26, two blocks a step
  *                             ((h + m1) r^2 + m2 r, one carry chain per pair) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "r26.h"
 #include "../kernels.h"
 

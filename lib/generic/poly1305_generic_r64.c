@@ -1,5 +1,6 @@
 /* poly1305_generic_r64.c -- portable kernel: radix 2^64 with 64x64->128 multiplies */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "r64.h"
 #include "../kernels.h"
 

@@ -1,6 +1,7 @@
 /* r26.h -- portable radix-2^26 Poly1305 arithmetic (32x32->64 multiplies
  *          only), shared by generic-r26 and generic-r26x2 */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_R26_H
 #define POLYMAC_R26_H
 

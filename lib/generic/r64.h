@@ -1,6 +1,7 @@
 /* r64.h -- scalar radix-2^64 Poly1305 arithmetic, shared by generic-r64 and
  *          the short-message paths of the SIMD kernels */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_R64_H
 #define POLYMAC_R64_H
 

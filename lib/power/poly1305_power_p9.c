@@ -1,6 +1,7 @@
 /* poly1305_power_p9.c -- POWER9 (ISA 3.0) kernel: radix 2^44, four blocks a
  *                        step through vmsumudm's paired 64x64 products */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "../generic/r64.h"
 #include "../kernels.h"
 

@@ -1,6 +1,7 @@
 /* poly1305_power_vsx.c -- POWER8 (ISA 2.07) kernel: radix 2^26, four blocks
  *                         in flight in the 32-bit lanes of vmuleuw/vmulouw */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "../generic/lanes4.h"
 #include "../kernels.h"
 

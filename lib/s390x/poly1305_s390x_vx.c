@@ -1,6 +1,7 @@
 /* poly1305_s390x_vx.c -- z13 vector-facility kernel: radix 2^26, four blocks
  *                        in flight with vector multiply-and-add */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "../generic/lanes4.h"
 #include "../kernels.h"
 

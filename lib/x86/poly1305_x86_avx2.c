@@ -1,6 +1,7 @@
 /* poly1305_x86_avx2.c -- AVX2 kernel: four lanes in radix 2^26 (Goll and
  *                        Gueron), scalar radix 2^64 below break-even */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "../kernels.h"
 

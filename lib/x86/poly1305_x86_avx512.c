@@ -1,6 +1,7 @@
 /* poly1305_x86_avx512.c -- AVX-512F kernel: eight lanes in radix 2^26,
  *                          four-lane AVX2 and scalar radix 2^64 for less */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "../kernels.h"
 

@@ -1,5 +1,6 @@
 /* poly1305_x86_avx512ifma.c -- x86-64 kernel: radix 2^44 with AVX-512 IFMA, 16 blocks in flight */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #include <immintrin.h>
 
 #include "../generic/r64.h"

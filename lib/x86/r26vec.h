@@ -1,6 +1,7 @@
 /* r26vec.h -- what the x86 radix-2^26 vector kernels share: the lazy
  *             radix state, the once-per-key powers of r, the 4-lane core */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_R26VEC_H
 #define POLYMAC_R26VEC_H
 

@@ -1,6 +1,7 @@
 /* test_ct.c -- constant-time check under valgrind memcheck: key, message
  *              and expected tag are secret (undefined to memcheck) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* Memcheck reports a conditional jump or a memory address that depends on
  * undefined bytes.  Marking the secrets undefined (the technique of
  * Adam Langley's ctgrind) turns every secret-dependent branch or table

@@ -1,6 +1,7 @@
 /* fuzz_poly.c -- differential fuzzing: every usable kernel, one-shot and
  *                streamed at fuzzer-chosen split points, against libsodium */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* Input layout (short inputs are zero-padded):
  *   byte 0        kernel for the streamed run (index into the usable list)
  *   byte 1        low 3 bits: number of split points; bit 3: copy the state

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 the libpolymac authors
 # seeds.py -- writes the starting corpus of fuzz_poly (test/fuzz/corpus):
 # message lengths at every kernel's break-even and stride, all-ones keys
 # and messages, split points, state copies and backend switches.  The

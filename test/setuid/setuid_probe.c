@@ -1,6 +1,7 @@
 /* setuid_probe.c -- reports which kernel the library chose, for the
  *                   set-user-ID test in tools/trust-checks */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 /* Linked statically with the library's objects: the dynamic loader ignores
  * LD_LIBRARY_PATH and $ORIGIN in a set-user-ID program, so a program that
  * needed a libpolymac.so from the build tree would not start.  Prints one

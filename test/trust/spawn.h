@@ -1,6 +1,7 @@
 /* spawn.h -- runs this test program again as a child with a chosen
  *            environment and captures what it wrote (trust suites) */
 /* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_TEST_SPAWN_H
 #define POLYMAC_TEST_SPAWN_H
 
