@@ -19,12 +19,47 @@ extern "C" {
 #define POLYMAC_WARN_UNUSED
 #endif
 
+/* The version of this header, the same as the library's project version
+ * (a test checks that they agree).  polymac_version() gives the version
+ * of the library actually loaded, which may be newer. */
+#define POLYMAC_VERSION_MAJOR 1
+#define POLYMAC_VERSION_MINOR 1
+#define POLYMAC_VERSION_PATCH 0
+#define POLYMAC_VERSION_STRING "1.1.0"
+
 #define POLYMAC_KEYBYTES 32
 #define POLYMAC_TAGBYTES 16
 /* Size of polymac_state: part of the ABI, fixed for soname 1. */
 #define POLYMAC_STATEBYTES 1152
 
-/* Return codes: 0 on success, negative on error. */
+/*
+ * Return codes: 0 on success, negative on error.  Each function below
+ * lists every code it returns; no function returns any other value.
+ *
+ * Thread safety: every function may be called from any thread at any
+ * time, including the first call (selection of the kernel on first use
+ * is atomic).  A polymac_state belongs to one thread at a time: two
+ * threads may use two states at once, but not one state without a lock
+ * of their own.  polymac_backend_select is process-wide: it changes the
+ * kernel of messages begun afterwards in every thread; states already
+ * begun keep theirs.
+ *
+ * Strings returned by polymac_backend_name, polymac_backend_list and
+ * polymac_version are static, owned by the library and never freed by
+ * the caller; they stay valid until the library is unloaded (dlclose).
+ *
+ * Environment, read with secure_getenv (set-user-ID and set-group-ID
+ * programs ignore both):
+ *   POLYMAC_BACKEND=NAME  use kernel NAME instead of the automatic choice.
+ *       Read once, when the library first selects a kernel (at load for
+ *       the shared library, else at the first call).  "auto" or empty
+ *       means automatic.  A name that is unknown, not built in, not
+ *       supported by this CPU or that failed its self-test is ignored:
+ *       automatic selection is used, and nothing is printed unless
+ *       POLYMAC_DEBUG=1.
+ *   POLYMAC_DEBUG=1  print the kernel chosen, and why an override or a
+ *       kernel was refused, on standard error.  Any other value is silent.
+ */
 #define POLYMAC_OK           0
 #define POLYMAC_EINVAL      -1  /* NULL pointer, or NULL message with len > 0 */
 #define POLYMAC_EBADTAG     -2  /* verify: tag does not match */
@@ -43,50 +78,69 @@ typedef struct polymac_state {
  * lets an attacker forge tags.  Derive a fresh key per message (as
  * ChaCha20-Poly1305 does). */
 
-/* tag = Poly1305(key, msg[0..len)).  msg may be NULL when len is 0. */
+/* tag = Poly1305(key, msg[0..len)).  msg may be NULL when len is 0.
+ * Returns POLYMAC_OK, or POLYMAC_EINVAL when tag or key is NULL or msg is
+ * NULL with len > 0 (tag is then not written). */
 POLYMAC_EXPORT int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                                 const uint8_t key[POLYMAC_KEYBYTES]);
 
-/* 0 when tag is Poly1305(key, msg), else POLYMAC_EBADTAG (or
- * POLYMAC_EINVAL).  The comparison takes the same time for every tag. */
+/* Returns POLYMAC_OK when tag is Poly1305(key, msg), POLYMAC_EBADTAG when
+ * it is not, POLYMAC_EINVAL when tag or key is NULL or msg is NULL with
+ * len > 0.  The comparison takes the same time for every tag. */
 POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
 polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                const uint8_t key[POLYMAC_KEYBYTES]);
 
 /* Begins a message under the kernel active now; the state keeps that
- * kernel until it is finished, whatever polymac_backend_select does. */
+ * kernel until it is finished, whatever polymac_backend_select does.
+ * Any state may be passed, live or not: it is overwritten.
+ * Returns POLYMAC_OK, or POLYMAC_EINVAL when st or key is NULL. */
 POLYMAC_EXPORT int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES]);
 
-/* Appends len bytes; any split of a message gives the same tag. */
+/* Appends len bytes; any split of a message gives the same tag.
+ * Returns POLYMAC_OK; POLYMAC_EINVAL when st is NULL or msg is NULL with
+ * len > 0; POLYMAC_ESTATE when st was never initialised, is finished, or
+ * is corrupt (nothing is appended on an error). */
 POLYMAC_EXPORT int polymac_update(polymac_state *st, const void *msg, size_t len);
 
 /* Writes the tag and wipes the state; a second final returns
- * POLYMAC_ESTATE until polymac_init is called again. */
+ * POLYMAC_ESTATE until polymac_init is called again.
+ * Returns POLYMAC_OK; POLYMAC_EINVAL when st or tag is NULL;
+ * POLYMAC_ESTATE when st was never initialised, is finished, or is
+ * corrupt. */
 POLYMAC_EXPORT int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES]);
 
-/* Like polymac_final but compares with tag in constant time: 0 on match,
- * POLYMAC_EBADTAG otherwise.  Wipes the state either way. */
+/* Like polymac_final but compares with tag in constant time.
+ * Returns POLYMAC_OK on a match, POLYMAC_EBADTAG on a mismatch,
+ * POLYMAC_EINVAL when st or tag is NULL, POLYMAC_ESTATE when st was never
+ * initialised, is finished, or is corrupt.  The state is wiped on every
+ * path, a NULL tag included: after this call st is finished. */
 POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
 polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES]);
 
-/* sizeof(polymac_state), for bindings. */
+/* sizeof(polymac_state) (POLYMAC_STATEBYTES), for bindings.  Cannot fail. */
 POLYMAC_EXPORT size_t polymac_statebytes(void);
 
-/* Name of the kernel new messages use, e.g. "x86-avx512ifma". */
+/* Name of the kernel new messages use, e.g. "x86-avx512ifma"; never NULL.
+ * A static string (see above). */
 POLYMAC_EXPORT const char *polymac_backend_name(void);
 
-/* Stores up to cap names of kernels usable on this CPU, best first;
- * returns how many there are (names may be NULL when cap is 0). */
+/* Stores up to cap names of kernels usable on this CPU, best first
+ * (static strings); returns how many there are, which may exceed cap.
+ * names may be NULL, then nothing is stored.  Cannot fail. */
 POLYMAC_EXPORT size_t polymac_backend_list(const char **names, size_t cap);
 
-/* Makes the named kernel active for messages begun from now on.  NULL,
- * "" or "auto" restore automatic selection (the best kernel for this CPU).
- * Returns POLYMAC_EBACKEND for a name not built in, POLYMAC_EUNSUPPORTED
- * when this CPU lacks what it needs or the kernel failed its known-answer
- * self-test; the active kernel is then unchanged. */
+/* Makes the named kernel active for messages begun from now on, in every
+ * thread (process-wide).  NULL, "" or "auto" restore automatic selection
+ * (the best kernel for this CPU; POLYMAC_BACKEND is not read again).
+ * Returns POLYMAC_OK; POLYMAC_EBACKEND for a name not built in;
+ * POLYMAC_EUNSUPPORTED when this CPU lacks what it needs or the kernel
+ * failed its known-answer self-test.  On an error the active kernel is
+ * unchanged. */
 POLYMAC_EXPORT int polymac_backend_select(const char *name);
 
-/* "1.0.0" */
+/* The loaded library's version, e.g. "1.1.0"; a static string.  Cannot
+ * fail. */
 POLYMAC_EXPORT const char *polymac_version(void);
 
 #ifdef __cplusplus
