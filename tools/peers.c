@@ -1,115 +1,315 @@
 /* peers.c -- libsodium, OpenSSL 3, libgcrypt and Nettle one-shot Poly1305
- *            for polymac bench, each built in when found at configure time */
+ *            for polymac bench, loaded at run time by soname */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "peers.h"
 
-#ifdef HAVE_SODIUM
-#include <sodium.h>
+/* No peer header is included here: the prototypes below are the peers'
+ * stable ABI (their sonames pin it), and every peer must give the RFC 8439
+ * tag before polymac bench times it, so a mismatch is caught, not timed. */
+
+void *peer_open(struct peer *p)
+{
+    void *lib = dlopen(p->soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(p->note, sizeof p->note, "%s", why ? why : "dlopen failed");
+    }
+    return lib;
+}
+
+int peer_sym(struct peer *p, void *lib, const char *name, void *slot, size_t size)
+{
+    dlerror();
+    void *f = dlsym(lib, name);
+    if (!f || size != sizeof f) {
+        snprintf(p->note, sizeof p->note, "%s has no %s", p->soname, name);
+        return -1;
+    }
+    memcpy(slot, &f, sizeof f);   /* object to function pointer, as POSIX allows */
+    return 0;
+}
+
+/* ---- libsodium: crypto_onetimeauth_poly1305 ---- */
+
+static int (*na_auth)(unsigned char *, const unsigned char *, unsigned long long,
+                      const unsigned char *);
+
 static int sodium_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
-    return crypto_onetimeauth_poly1305(tag, msg, len, key);
+    return na_auth(tag, msg, len, key);
 }
-#endif
 
-#ifdef HAVE_OPENSSL
-#include <openssl/evp.h>
-#include <openssl/core_names.h>
-/* EVP_MAC fetched once, one reused context; per message init with the
- * key, update, final. */
-static EVP_MAC_CTX *ossl_ctx;
+static void load_sodium(struct peer *p)
+{
+    int (*init)(void), (*has_sse2)(void);
+    const char *(*version)(void);
+    void *lib = peer_open(p);
+    if (!lib || PEER_SYM(p, lib, init, "sodium_init")
+        || PEER_SYM(p, lib, version, "sodium_version_string")
+        || PEER_SYM(p, lib, na_auth, "crypto_onetimeauth_poly1305"))
+        return;
+    if (init() < 0) {
+        snprintf(p->note, sizeof p->note, "sodium_init failed");
+        return;
+    }
+    /* libsodium picks its SSE2 Poly1305 when the CPU has SSE2 (x86 only),
+     * its portable poly1305-donna otherwise */
+    int sse2 = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (PEER_SYM(p, lib, has_sse2, "sodium_runtime_has_sse2") == 0)
+        sse2 = has_sse2();
+#else
+    (void)has_sse2;
+#endif
+    snprintf(p->note, sizeof p->note, "%s; sodium_runtime_has_sse2()=%d: %s", version(),
+             sse2, sse2 ? "SSE2 code" : "portable C (donna)");
+    p->auth = sodium_auth;
+}
+
+/* ---- OpenSSL 3: EVP_MAC fetched once, one reused context; per message
+ * init with the key, update, final ---- */
+
+static struct {
+    int (*init)(void *ctx, const unsigned char *key, size_t keylen, const void *params);
+    int (*update)(void *ctx, const unsigned char *in, size_t len);
+    int (*final)(void *ctx, unsigned char *out, size_t *outl, size_t outsize);
+    void *ctx;
+} ossl;
+
 static int openssl_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     size_t out = 0;
-    if (!EVP_MAC_init(ossl_ctx, key, 32, NULL) || !EVP_MAC_update(ossl_ctx, msg, len)
-        || !EVP_MAC_final(ossl_ctx, tag, &out, 16))
+    if (!ossl.init(ossl.ctx, key, 32, NULL) || !ossl.update(ossl.ctx, msg, len)
+        || !ossl.final(ossl.ctx, tag, &out, 16))
         return -1;
     return out == 16 ? 0 : -1;
 }
-static int openssl_load(void)
-{
-    EVP_MAC *mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
-    if (!mac)
-        return 0;
-    ossl_ctx = EVP_MAC_CTX_new(mac);
-    EVP_MAC_free(mac);
-    return ossl_ctx != NULL;
-}
-#endif
 
-#ifdef HAVE_GCRYPT
-#include <gcrypt.h>
-/* one handle; per message reset, setkey, write, read */
-static gcry_mac_hd_t gcry_hd;
-static int gcry_used;   /* gcry_mac_reset refuses a handle that never had a key */
+/* Which Poly1305 blocks routine OpenSSL's x86-64 code binds, from the
+ * capability words it reports (OPENSSL_ia32cap, after any mask the user
+ * set in that environment variable): words 1 and 2 of its vector are
+ * CPUID(1).ECX and CPUID(7).EBX. */
+static const char *openssl_x86_path(const char *cpuinfo)
+{
+#if defined(__x86_64__)
+    const char *s = cpuinfo ? strstr(cpuinfo, "OPENSSL_ia32cap=") : NULL;
+    char *end;
+    if (!s)
+        return "";
+    unsigned long long lo = strtoull(s + 16, &end, 16), hi;
+    if (*end != ':')
+        return "";
+    hi = strtoull(end + 1, NULL, 16);
+    unsigned long w1 = (unsigned long)(lo >> 32), w2 = (unsigned long)(hi & 0xffffffffu);
+    const unsigned long ifma = 1ul << 31 | 1ul << 21 | 1ul << 16;   /* VL, IFMA, F */
+    if ((w2 & ifma) == ifma)
+        return " -> AVX-512 IFMA (base 2^44) code";
+    if (w2 & 1ul << 5)
+        return w2 & 1ul << 16 ? " -> AVX2/AVX-512F vector code" : " -> AVX2 vector code";
+    if (w1 & 1ul << 28)
+        return " -> AVX vector code";
+    return " -> scalar x86-64 code";
+#else
+    (void)cpuinfo;
+    return "";
+#endif
+}
+
+static void load_openssl(struct peer *p)
+{
+    void *(*fetch)(void *libctx, const char *alg, const char *props);
+    void *(*ctx_new)(void *mac);
+    void (*mac_free)(void *mac);
+    const char *(*version)(int);
+    void *lib = peer_open(p);
+    if (!lib || PEER_SYM(p, lib, fetch, "EVP_MAC_fetch")
+        || PEER_SYM(p, lib, ctx_new, "EVP_MAC_CTX_new")
+        || PEER_SYM(p, lib, mac_free, "EVP_MAC_free")
+        || PEER_SYM(p, lib, ossl.init, "EVP_MAC_init")
+        || PEER_SYM(p, lib, ossl.update, "EVP_MAC_update")
+        || PEER_SYM(p, lib, ossl.final, "EVP_MAC_final")
+        || PEER_SYM(p, lib, version, "OpenSSL_version"))
+        return;
+    void *mac = fetch(NULL, "POLY1305", NULL);
+    if (!mac) {
+        snprintf(p->note, sizeof p->note, "EVP_MAC_fetch(POLY1305) failed");
+        return;
+    }
+    ossl.ctx = ctx_new(mac);
+    mac_free(mac);
+    if (!ossl.ctx) {
+        snprintf(p->note, sizeof p->note, "EVP_MAC_CTX_new failed");
+        return;
+    }
+    /* OPENSSL_VERSION is 0, OPENSSL_CPU_INFO 9 ("CPUINFO: ...") */
+    const char *cpu = version(9);
+    if (cpu && !strncmp(cpu, "CPUINFO: ", 9))
+        cpu += 9;
+    snprintf(p->note, sizeof p->note, "%s; %s%s", version(0), cpu ? cpu : "no CPUINFO",
+             openssl_x86_path(cpu));
+    p->auth = openssl_auth;
+}
+
+/* ---- libgcrypt: one handle; per message reset, setkey, write, read ---- */
+
+enum {                                   /* from gcrypt.h (libgcrypt.so.20) */
+    GCRY_RESET = 4, GCRY_DISABLE_SECMEM = 37, GCRY_INITIALIZATION_FINISHED = 38,
+    GCRY_PRINT_CONFIG = 53, GCRY_MAC_POLY1305_ALGO = 501,
+};
+
+static struct {
+    unsigned (*ctl)(void *hd, int cmd, void *buf, size_t len);
+    unsigned (*setkey)(void *hd, const void *key, size_t len);
+    unsigned (*write)(void *hd, const void *buf, size_t len);
+    unsigned (*read)(void *hd, void *buf, size_t *len);
+    void *hd;
+    int used;   /* gcry_mac_reset refuses a handle that never had a key */
+} gc;
+
 static int gcrypt_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     size_t out = 16;
-    if ((gcry_used && gcry_mac_reset(gcry_hd)) || gcry_mac_setkey(gcry_hd, key, 32)
-        || gcry_mac_write(gcry_hd, msg, len) || gcry_mac_read(gcry_hd, tag, &out))
+    if ((gc.used && gc.ctl(gc.hd, GCRY_RESET, NULL, 0)) || gc.setkey(gc.hd, key, 32)
+        || gc.write(gc.hd, msg, len) || gc.read(gc.hd, tag, &out))
         return -1;
-    gcry_used = 1;
+    gc.used = 1;
     return 0;
 }
-static int gcrypt_load(void)
-{
-    if (!gcry_check_version(NULL))
-        return 0;
-    gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-    gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-    return gcry_mac_open(&gcry_hd, GCRY_MAC_POLY1305, 0, NULL) == 0;
-}
-#endif
 
-#ifdef HAVE_NETTLE
-#include <nettle/poly1305.h>
-/* Nettle's public API offers Poly1305-AES only; its plain Poly1305 block
- * functions are exported under its internal symbol version. */
-void _nettle_poly1305_set_key(struct poly1305_ctx *ctx, const uint8_t key[16]);
-void _nettle_poly1305_block(struct poly1305_ctx *ctx, const uint8_t *m, unsigned high);
-void _nettle_poly1305_digest(struct poly1305_ctx *ctx, union nettle_block16 *s);
+/* The "hwflist:" line of libgcrypt's configuration report: the CPU
+ * features its dispatch uses (since 1.10, intel-avx512 selects its AVX-512
+ * Poly1305; without it, 64-bit C). */
+static void gcrypt_hwflags(unsigned (*control)(int, ...), char *out, size_t cap)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    out[0] = 0;
+    if (!f)
+        return;
+    control(GCRY_PRINT_CONFIG, f);
+    fclose(f);
+    const char *h = buf ? strstr(buf, "hwflist:") : NULL;
+    if (h) {
+        size_t len = strcspn(h + 8, "\n");
+        snprintf(out, cap, "%.*s", (int)len, h + 8);
+        if (len && out[strlen(out) - 1] == ':')
+            out[strlen(out) - 1] = 0;
+    }
+    free(buf);
+}
+
+static void load_gcrypt(struct peer *p)
+{
+    const char *(*check_version)(const char *);
+    unsigned (*control)(int, ...);
+    unsigned (*mac_open)(void **hd, int algo, unsigned flags, void *ctx);
+    void *lib = peer_open(p);
+    if (!lib || PEER_SYM(p, lib, check_version, "gcry_check_version")
+        || PEER_SYM(p, lib, control, "gcry_control")
+        || PEER_SYM(p, lib, mac_open, "gcry_mac_open")
+        || PEER_SYM(p, lib, gc.ctl, "gcry_mac_ctl")
+        || PEER_SYM(p, lib, gc.setkey, "gcry_mac_setkey")
+        || PEER_SYM(p, lib, gc.write, "gcry_mac_write")
+        || PEER_SYM(p, lib, gc.read, "gcry_mac_read"))
+        return;
+    const char *v = check_version(NULL);
+    if (!v) {
+        snprintf(p->note, sizeof p->note, "gcry_check_version failed");
+        return;
+    }
+    control(GCRY_DISABLE_SECMEM, 0);
+    control(GCRY_INITIALIZATION_FINISHED, 0);
+    if (mac_open(&gc.hd, GCRY_MAC_POLY1305_ALGO, 0, NULL) != 0) {
+        snprintf(p->note, sizeof p->note, "gcry_mac_open(GCRY_MAC_POLY1305) failed");
+        return;
+    }
+    char hw[256];
+    gcrypt_hwflags(control, hw, sizeof hw);
+    snprintf(p->note, sizeof p->note, "%s; hwflist %s", v, hw[0] ? hw : "(none reported)");
+    p->auth = gcrypt_auth;
+}
+
+/* ---- Nettle: its public API offers Poly1305-AES only; its plain
+ * Poly1305 block functions are exported under its internal symbol
+ * version.  The context is opaque here: a buffer larger than Nettle's
+ * struct poly1305_ctx (56 bytes in 3.8). ---- */
+
+union nettle_ctx {
+    uint64_t align[32];
+    unsigned char b[256];
+};
+union nettle_b16 {
+    uint8_t b[16];
+    uint64_t u64[2];
+};
+
+static struct {
+    void (*set_key)(union nettle_ctx *, const uint8_t key[16]);
+    void (*block)(union nettle_ctx *, const uint8_t *m, unsigned high);
+    void (*digest)(union nettle_ctx *, union nettle_b16 *s);
+} nt;
+
 static int nettle_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
-    struct poly1305_ctx ctx;
-    union nettle_block16 s;
-    _nettle_poly1305_set_key(&ctx, key);
+    union nettle_ctx ctx;
+    union nettle_b16 s;
+    nt.set_key(&ctx, key);
     for (; len >= 16; len -= 16, msg += 16)
-        _nettle_poly1305_block(&ctx, msg, 1);
+        nt.block(&ctx, msg, 1);
     if (len) {
         uint8_t last[16] = {0};
         memcpy(last, msg, len);
         last[len] = 1;
-        _nettle_poly1305_block(&ctx, last, 0);
+        nt.block(&ctx, last, 0);
     }
     memcpy(s.b, key + 16, 16);
-    _nettle_poly1305_digest(&ctx, &s);
+    nt.digest(&ctx, &s);
     memcpy(tag, s.b, 16);
     return 0;
 }
-#endif
+
+static void load_nettle(struct peer *p)
+{
+    int (*major)(void), (*minor)(void);
+    void *lib = peer_open(p);
+    if (!lib || PEER_SYM(p, lib, nt.set_key, "_nettle_poly1305_set_key")
+        || PEER_SYM(p, lib, nt.block, "_nettle_poly1305_block")
+        || PEER_SYM(p, lib, nt.digest, "_nettle_poly1305_digest")
+        || PEER_SYM(p, lib, major, "nettle_version_major")
+        || PEER_SYM(p, lib, minor, "nettle_version_minor"))
+        return;
+    snprintf(p->note, sizeof p->note,
+             "%d.%d; internal _nettle_poly1305_* block functions (the library "
+             "reports no code path)", major(), minor());
+    p->auth = nettle_auth;
+}
 
 size_t peers_load(struct peer *out, size_t cap)
 {
+    static const struct {
+        const char *name, *soname;
+        void (*load)(struct peer *);
+    } known[] = {
+        {"libsodium", "libsodium.so.23", load_sodium},
+        {"openssl", "libcrypto.so.3", load_openssl},
+        {"libgcrypt", "libgcrypt.so.20", load_gcrypt},
+        {"nettle", "libnettle.so.8", load_nettle},
+        {"intel-ipsec-mb", "libIPSec_MB.so.1", peer_load_ipsecmb},
+        {"wolfssl", "libwolfssl.so.35", peer_load_wolfssl},
+    };
     size_t n = 0;
-    (void)out;
-    (void)cap;
-#ifdef HAVE_SODIUM
-    if (n < cap && sodium_init() >= 0)
-        out[n++] = (struct peer){"libsodium", sodium_auth};
-#endif
-#ifdef HAVE_OPENSSL
-    if (n < cap && openssl_load())
-        out[n++] = (struct peer){"openssl", openssl_auth};
-#endif
-#ifdef HAVE_GCRYPT
-    if (n < cap && gcrypt_load())
-        out[n++] = (struct peer){"libgcrypt", gcrypt_auth};
-#endif
-#ifdef HAVE_NETTLE
-    if (n < cap)
-        out[n++] = (struct peer){"nettle", nettle_auth};
-#endif
+    for (size_t i = 0; i < sizeof known / sizeof known[0] && n < cap; i++, n++) {
+        out[n] = (struct peer){known[i].name, known[i].soname, NULL, ""};
+        known[i].load(&out[n]);
+        if (!out[n].auth && !out[n].note[0])
+            snprintf(out[n].note, sizeof out[n].note, "not loaded");
+    }
     return n;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -15,15 +16,65 @@
 #include "cpu.h"
 #include "peers.h"
 
+#ifndef POLYMAC_BENCH_PEERS
+/* built with -Dbench_peers=disabled: no peer code at all */
+size_t peers_load(struct peer *out, size_t cap)
+{
+    (void)out;
+    (void)cap;
+    return 0;
+}
+#endif
+
+static const char usage_info[] =
+    "usage: polymac info\n"
+    "\n"
+    "Prints the library version, the CPU features it sees, the kernels usable\n"
+    "here (best first), the active kernel and why it was chosen.\n";
+
+static const char usage_tag[] =
+    "usage: polymac tag (--key HEX64 | --key-file FILE) [FILE]\n"
+    "\n"
+    "Prints the Poly1305 tag (RFC 8439) of FILE, or of standard input when\n"
+    "FILE is absent or -, as 32 hex digits.  A key file holds 32 raw bytes or\n"
+    "64 hex digits.  Exits 0, or 2 on any error.\n";
+
+static const char usage_verify[] =
+    "usage: polymac verify (--key HEX64 | --key-file FILE) --tag HEX32 [FILE]\n"
+    "\n"
+    "Checks a Poly1305 tag in constant time.  Exits 0 (and prints OK) when the\n"
+    "tag matches, 1 when it does not, 2 on any error.\n";
+
+static const char usage_bench[] =
+    "usage: polymac bench [--quick] [--csv] [--stream] [--rounds N] [--sizes N,N,...]\n"
+    "\n"
+    "Times the one-shot MAC (a new key per message) of every usable kernel and\n"
+    "of the peer libraries found at run time (libsodium, OpenSSL, libgcrypt,\n"
+    "Nettle, intel-ipsec-mb, wolfSSL: loaded with dlopen by soname; one line\n"
+    "each says which were found, their code path, or why not).  Medians of\n"
+    "interleaved rounds, in MB/s and time-stamp-counter cycles per byte.\n"
+    "  --quick     fewer, shorter rounds\n"
+    "  --csv       comma-separated values on stdout (peer lines go to stderr)\n"
+    "  --stream    also polymac_update in pieces of 1024 and 13 bytes\n"
+    "  --rounds N  rounds per size, 1 to 63 (default 11)\n"
+    "  --sizes L   message sizes in bytes, comma-separated\n";
+
 static const char usage[] =
     "usage: polymac info\n"
     "       polymac tag    (--key HEX64 | --key-file FILE) [FILE]\n"
     "       polymac verify (--key HEX64 | --key-file FILE) --tag HEX32 [FILE]\n"
     "       polymac bench  [--quick] [--csv] [--stream] [--rounds N] [--sizes N,N,...]\n"
+    "       polymac COMMAND --help\n"
+    "       polymac --help | --version\n"
     "\n"
     "tag prints the Poly1305 tag (RFC 8439) of FILE, or of standard input\n"
     "when no FILE is given.  verify exits 0 when the tag matches, 1 when it\n"
     "does not, 2 on any error.  A key file holds 32 raw bytes or 64 hex digits.\n"
+    "bench compares the kernels, and the peer libraries it finds at run time.\n"
+    "\n"
+    "Exit status: 0 success (verify: the tag matches), 1 verify: the tag does\n"
+    "not match, 2 bad usage or any error (including a failed write of the\n"
+    "output).\n"
     "\n"
     "WARNING: a Poly1305 key is a one-time key.  Never authenticate two\n"
     "different messages with the same key: anyone who sees both tags can\n"
@@ -32,11 +83,30 @@ static const char usage[] =
     "POLYMAC_BACKEND=NAME chooses the kernel (see polymac info);\n"
     "POLYMAC_DEBUG=1 explains the choice on stderr.\n";
 
+static int is_help(const char *a)
+{
+    return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
+/* Prints a subcommand's help on stdout (exit status 0). */
+static int help(const char *text)
+{
+    fputs(text, stdout);
+    return 0;
+}
+
 static int die(const char *fmt, const char *arg)
 {
     fprintf(stderr, "polymac: ");
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
+    return 2;
+}
+
+/* "polymac: WHAT NAME: strerror(err)"; returns 2. */
+static int die_errno(const char *what, const char *name, int err)
+{
+    fprintf(stderr, "polymac: %s %s: %s\n", what, name, strerror(err));
     return 2;
 }
 
@@ -65,12 +135,13 @@ static int read_key_file(const char *path, uint8_t key[32])
     char buf[80];
     FILE *f = fopen(path, "rb");
     if (!f)
-        return die("cannot read key file %s", path);
+        return die_errno("cannot open key file", path, errno);
+    errno = 0;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
-    int err = ferror(f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (err)
-        return die("cannot read key file %s", path);
+        return die_errno("cannot read key file", path, err);
     if (n == 32) {
         memcpy(key, buf, 32);
         return 0;
@@ -90,7 +161,9 @@ static int cmd_mac(int argc, char **argv, int verify)
     int have_key = 0, have_tag = 0;
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--key") && i + 1 < argc) {
+        if (is_help(argv[i])) {
+            return help(verify ? usage_verify : usage_tag);
+        } else if (!strcmp(argv[i], "--key") && i + 1 < argc) {
             if (parse_hex(argv[++i], key, 32))
                 return die("--key needs 64 hex digits (a 32-byte key)%s", "");
             have_key = 1;
@@ -103,7 +176,9 @@ static int cmd_mac(int argc, char **argv, int verify)
                 return die("--tag needs 32 hex digits (a 16-byte tag)%s", "");
             have_tag = 1;
         } else if (argv[i][0] == '-' && argv[i][1] && !file) {
-            return die("unknown or incomplete option %s (see polymac --help)", argv[i]);
+            fprintf(stderr, "polymac %s: unknown or incomplete option %s (see polymac %s --help)\n",
+                    argv[0], argv[i], argv[0]);
+            return 2;
         } else if (!file) {
             file = argv[i];
         } else {
@@ -116,20 +191,24 @@ static int cmd_mac(int argc, char **argv, int verify)
         return die("verify needs --tag HEX32%s", "");
 
     FILE *in = stdin;
-    if (file && strcmp(file, "-") != 0 && !(in = fopen(file, "rb")))
-        return die("cannot open %s", file);
+    if (file && !strcmp(file, "-"))
+        file = NULL;
+    if (file && !(in = fopen(file, "rb")))
+        return die_errno("cannot open", file, errno);
     polymac_state st;
     static uint8_t buf[1 << 16];
     size_t n;
     polymac_init(&st, key);
+    errno = 0;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0)
         polymac_update(&st, buf, n);
-    int err = ferror(in);
+    /* a directory opens, then fails its first read with EISDIR */
+    int err = ferror(in) ? (errno ? errno : EIO) : 0;
     if (in != stdin)
         fclose(in);
     if (err) {
         polymac_final(&st, tag);   /* wipes the state */
-        return die("error reading %s", file ? file : "standard input");
+        return die_errno("cannot read", file ? file : "standard input", err);
     }
     if (verify) {
         if (polymac_final_verify(&st, want) != 0) {
@@ -146,8 +225,13 @@ static int cmd_mac(int argc, char **argv, int verify)
     return 0;
 }
 
-static int cmd_info(void)
+static int cmd_info(int argc, char **argv)
 {
+    if (argc > 1) {
+        if (is_help(argv[1]))
+            return help(usage_info);
+        return die("info takes no argument: %s (see polymac info --help)", argv[1]);
+    }
     char feats[256];
     const char *names[32];
     size_t n = polymac_backend_list(names, 32);
@@ -257,7 +341,9 @@ static int cmd_bench(int argc, char **argv)
     int nsizes = 7, rounds = 11, csv = 0, stream = 0;
     double target_ns = 2e6;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv")) {
+        if (is_help(argv[i])) {
+            return help(usage_bench);
+        } else if (!strcmp(argv[i], "--csv")) {
             csv = 1;
         } else if (!strcmp(argv[i], "--quick")) {
             rounds = 5;
@@ -282,7 +368,7 @@ static int cmd_bench(int argc, char **argv)
                     return die("--sizes takes sizes from 1 to 2^30, comma-separated: %s", argv[i]);
             }
         } else {
-            return die("unknown bench option %s (see polymac --help)", argv[i]);
+            return die("unknown or incomplete bench option %s (see polymac bench --help)", argv[i]);
         }
     }
 
@@ -308,10 +394,21 @@ static int cmd_bench(int argc, char **argv)
                 cs[nc++].stream = pieces[p];
             }
     }
+    /* peers: found at run time; one line each says what was loaded (and
+     * its code path) or why not, on stdout above the table, or on stderr
+     * when stdout is CSV */
     struct peer peers[8];
     size_t np = peers_load(peers, 8);
+    FILE *pout = csv ? stderr : stdout;
     int first_peer = nc;
+    if (!np)
+        fprintf(pout, "peers: none (this polymac was built with -Dbench_peers=disabled)\n");
     for (size_t i = 0; i < np && nc < 40; i++) {
+        if (!peers[i].auth) {
+            fprintf(pout, "peer %-15s %-17s not loaded: %s\n", peers[i].name, peers[i].soname,
+                    peers[i].note);
+            continue;
+        }
         /* a peer is timed only after it gives the right tag */
         static const uint8_t k[32] = {0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33,
                                       0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,
@@ -324,9 +421,11 @@ static int cmd_bench(int argc, char **argv)
             || memcmp(got, want, 16) != 0
             || peers[i].auth(got, (const uint8_t *)m, sizeof m - 1, k) != 0
             || memcmp(got, want, 16) != 0) {
-            fprintf(stderr, "polymac bench: %s gives a wrong tag; left out\n", peers[i].name);
+            fprintf(pout, "peer %-15s %-17s gives a wrong tag, left out: %s\n", peers[i].name,
+                    peers[i].soname, peers[i].note);
             continue;
         }
+        fprintf(pout, "peer %-15s %-17s %s\n", peers[i].name, peers[i].soname, peers[i].note);
         snprintf(cs[nc].name, sizeof cs[nc].name, "%s", peers[i].name);
         cs[nc++].peer = peers[i].auth;
     }
@@ -359,12 +458,18 @@ static int cmd_bench(int argc, char **argv)
             for (int i = 0; i < 64; i++)
                 polymac_auth(tag, msg, maxlen < 4096 ? maxlen : 4096, keys[i & 15]);
     }
+    /* the progress line only for a person watching: never into a file or
+     * pipe that collects the output (bench --csv >x 2>&1) */
+    int progress = isatty(STDERR_FILENO);
+    fflush(pout);
     for (int s = 0; s < nsizes; s++) {
         size_t len = sizes[s];
         double ns;
         uint64_t tk;
-        fprintf(stderr, "\rpolymac bench: %zu bytes (%d/%d)...      ", len, s + 1, nsizes);
-        fflush(stderr);
+        if (progress) {
+            fprintf(stderr, "\rpolymac bench: %zu bytes (%d/%d)...      ", len, s + 1, nsizes);
+            fflush(stderr);
+        }
         for (int c = 0; c < nc; c++) {        /* calibrate: one batch >= target */
             long it = 1;
             for (;;) {
@@ -388,7 +493,8 @@ static int cmd_bench(int argc, char **argv)
             cs[c].cpb[s] = median(cb[c], rounds);
         }
     }
-    fprintf(stderr, "\r%60s\r", "");
+    if (progress)
+        fprintf(stderr, "\r%60s\r", "");
     polymac_backend_select(NULL);
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -421,7 +527,7 @@ static int cmd_bench(int argc, char **argv)
         }
         printf("\n");
     }
-    if (np) {
+    if (nc > first_peer) {
         printf("%-30s", "auto / best peer");
         for (int s = 0; s < nsizes; s++) {
             double best = 0;
@@ -436,24 +542,45 @@ static int cmd_bench(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        fputs("usage: polymac info | tag | verify | bench ...  (see polymac --help)\n", stderr);
+        return 2;
     }
+    if (is_help(argv[1]))
+        return help(usage);
     if (!strcmp(argv[1], "--version")) {
         printf("polymac %s\n", polymac_version());
         return 0;
     }
     if (!strcmp(argv[1], "info"))
-        return cmd_info();
+        return cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "tag"))
         return cmd_mac(argc - 1, argv + 1, 0);
     if (!strcmp(argv[1], "verify"))
         return cmd_mac(argc - 1, argv + 1, 1);
     if (!strcmp(argv[1], "bench"))
         return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "polymac: unknown command %s\n\n%s", argv[1], usage);
-    return 2;
+    return die("unknown command %s (see polymac --help)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    /* Output is buffered: a full disk or a closed pipe shows only when it
+     * is flushed.  A tag that never reached its reader is an error. */
+    int werr = 0;               /* -1: failed, reason unknown */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        werr = errno ? errno : -1;
+    errno = 0;
+    if (fclose(stdout) != 0 && !werr)
+        werr = errno ? errno : -1;
+    if (werr) {
+        fprintf(stderr, "polymac: write error on standard output%s%s\n",
+                werr > 0 ? ": " : "", werr > 0 ? strerror(werr) : "");
+        return 2;
+    }
+    return rc;
 }

@@ -1,0 +1,87 @@
+/* peer_ipsecmb.c -- intel-ipsec-mb's Poly1305 for polymac bench, loaded at
+ *                   run time; its header gives the job and manager layout */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#include <stdio.h>
+#include <string.h>
+
+#include "peers.h"
+
+#ifdef HAVE_IPSECMB_H
+/* Only the struct layouts and constants come from the header: the tool
+ * links nothing of the library, whose functions come from dlsym. */
+#include <intel-ipsec-mb.h>
+
+static IMB_MGR *mgr;
+
+/* One job per message, as a user with one message at a time would: fill
+ * the next job, submit, then flush until the manager is empty. */
+static int ipsecmb_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
+{
+    IMB_JOB *job = mgr->get_next_job(mgr);
+    job->cipher_mode = IMB_CIPHER_NULL;
+    job->cipher_direction = IMB_DIR_ENCRYPT;
+    job->chain_order = IMB_ORDER_HASH_CIPHER;
+    job->hash_alg = IMB_AUTH_POLY1305;
+    job->src = msg;
+    job->dst = NULL;
+    job->msg_len_to_cipher_in_bytes = 0;
+    job->cipher_start_src_offset_in_bytes = 0;
+    job->hash_start_src_offset_in_bytes = 0;
+    job->msg_len_to_hash_in_bytes = len;
+    job->u.POLY1305._key = key;
+    job->auth_tag_output = tag;
+    job->auth_tag_output_len_in_bytes = 16;
+    int rc = 0, seen = 0;
+    IMB_JOB *done = mgr->submit_job(mgr);
+    if (!done)
+        done = mgr->flush_job(mgr);
+    for (; done; done = mgr->flush_job(mgr)) {
+        seen++;
+        if (done->status != IMB_STATUS_COMPLETED)
+            rc = -1;
+    }
+    return seen == 1 ? rc : -1;
+}
+
+void peer_load_ipsecmb(struct peer *p)
+{
+    static const char *const archs[] = {"none", "no-aesni", "sse", "avx", "avx2", "avx512"};
+    IMB_MGR *(*alloc)(uint64_t flags);
+    void (*init_auto)(IMB_MGR *m, IMB_ARCH *arch);
+    const char *(*version)(void);
+    void *lib = peer_open(p);
+    if (!lib || PEER_SYM(p, lib, alloc, "alloc_mb_mgr")
+        || PEER_SYM(p, lib, init_auto, "init_mb_mgr_auto")
+        || PEER_SYM(p, lib, version, "imb_get_version_str"))
+        return;
+    if (!(mgr = alloc(0))) {
+        snprintf(p->note, sizeof p->note, "alloc_mb_mgr(0) failed");
+        return;
+    }
+    IMB_ARCH arch = IMB_ARCH_NONE;
+    init_auto(mgr, &arch);
+    if (mgr->imb_errno || arch == IMB_ARCH_NONE) {
+        snprintf(p->note, sizeof p->note, "init_mb_mgr_auto failed (error %d)", mgr->imb_errno);
+        return;
+    }
+    unsigned a = mgr->used_arch;
+    snprintf(p->note, sizeof p->note, "%s (header %s); manager arch %s; AVX-512 IFMA %s",
+             version(), IMB_VERSION_STR,
+             a < sizeof archs / sizeof archs[0] ? archs[a] : "unknown",
+             (mgr->features & IMB_FEATURE_AVX512_IFMA) ? "in its features (IFMA code)"
+                                                       : "not in its features");
+    p->auth = ipsecmb_auth;
+}
+
+#else
+
+void peer_load_ipsecmb(struct peer *p)
+{
+    /* without the header this build does not know the job layout */
+    snprintf(p->note, sizeof p->note,
+             "not built in: intel-ipsec-mb.h was not found at configure time "
+             "(a cross build never looks)");
+}
+
+#endif
