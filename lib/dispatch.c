@@ -114,9 +114,14 @@ static const struct polymac_kernel *choose_auto(void)
     for (unsigned i = 0; i < NKERNELS; i++)
         if (!(polymac_registry[i]->cpu_avoid & cpu) && usable(i))
             return polymac_registry[i];
-    /* every kernel failed: keep the simplest; its self-test failure has
-     * been reported under POLYMAC_DEBUG */
-    return polymac_registry[NKERNELS - 1];
+    /* a usable kernel the CPU should avoid beats none at all */
+    for (unsigned i = 0; i < NKERNELS; i++)
+        if (usable(i))
+            return polymac_registry[i];
+    /* every kernel failed its self-test (a miscompiled build): no MAC is
+     * computed rather than a wrong one; the MAC calls return
+     * POLYMAC_ENOKERNEL */
+    return NULL;
 }
 
 /* 0, POLYMAC_EBACKEND or POLYMAC_EUNSUPPORTED; *out on success. */
@@ -170,7 +175,9 @@ static const struct polymac_kernel *choose_initial(void)
     }
     k = choose_auto();
     if (debug_on())
-        fprintf(stderr, "polymac: active kernel %s\n", k->name);
+        fprintf(stderr, k ? "polymac: active kernel %s\n"
+                : "polymac: no kernel passed its self-test%s; MAC calls fail\n",
+                k ? k->name : "");
     return k;
 }
 
@@ -204,6 +211,24 @@ unsigned polymac_kernel_index(const struct polymac_kernel *k)
     return 0;
 }
 
+_Atomic uint32_t polymac_fingerprint;
+
+uint32_t polymac_registry_fingerprint_slow(void)
+{
+    /* FNV-1a over the version and the names, each with its terminator */
+    uint32_t h = 2166136261u;
+    for (unsigned i = 0; i <= NKERNELS; i++) {
+        const char *p = i == 0 ? POLYMAC_VERSION : polymac_registry[i - 1]->name;
+        do
+            h = (h ^ (unsigned char)*p) * 16777619u;
+        while (*p++);
+    }
+    if (h == 0)
+        h = 1;
+    atomic_store_explicit(&polymac_fingerprint, h, memory_order_relaxed);
+    return h;
+}
+
 const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx)
 {
     if (idx >= NKERNELS || !supported(polymac_registry[idx]))
@@ -214,7 +239,8 @@ const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx)
 
 const char *polymac_backend_name(void)
 {
-    return polymac_active()->name;
+    const struct polymac_kernel *k = polymac_active();
+    return k ? k->name : "none";
 }
 
 size_t polymac_backend_list(const char **names, size_t cap)
@@ -239,6 +265,8 @@ int polymac_backend_select(const char *name)
     const struct polymac_kernel *k;
     if (!name || !*name || strcmp(name, "auto") == 0) {
         k = choose_auto();
+        if (!k)
+            return POLYMAC_ENOKERNEL;
     } else {
         int rc = find(name, &k);
         if (rc)

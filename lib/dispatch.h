@@ -8,13 +8,21 @@
 
 #include <stdatomic.h>
 
+/* Returned by the MAC functions when no kernel of this build passed its
+ * self-test (documented in the README; the public header may define it). */
+#ifndef POLYMAC_ENOKERNEL
+#define POLYMAC_ENOKERNEL -6
+#endif
+
 /* The kernel new messages use, once selected (NULL before). */
 extern _Atomic(const struct polymac_kernel *) polymac_active_kernel;
 
-/* Selects the kernel on first use (thread-safe) and returns it. */
+/* Selects the kernel on first use (thread-safe) and returns it; NULL when
+ * no kernel of this build passed its self-test. */
 const struct polymac_kernel *polymac_select_first(void);
 
-/* The kernel new messages use: one acquire load on the hot path. */
+/* The kernel new messages use (NULL when none passed its self-test): one
+ * acquire load on the hot path. */
 static inline const struct polymac_kernel *polymac_active(void)
 {
     const struct polymac_kernel *k =
@@ -24,6 +32,19 @@ static inline const struct polymac_kernel *polymac_active(void)
 
 /* Registry index of k, for recording in a state. */
 unsigned polymac_kernel_index(const struct polymac_kernel *k);
+
+/* Nonzero hash of this build's version and registry (the kernel names in
+ * order), recorded in a state beside the kernel index: a state begun by a
+ * build whose registry differs (another copy of the library in the same
+ * process, a state shared between processes) is refused, never misread. */
+uint32_t polymac_registry_fingerprint_slow(void);
+extern _Atomic uint32_t polymac_fingerprint;
+
+static inline uint32_t polymac_registry_fingerprint(void)
+{
+    uint32_t f = atomic_load_explicit(&polymac_fingerprint, memory_order_relaxed);
+    return f ? f : polymac_registry_fingerprint_slow();
+}
 
 extern const struct polymac_kernel *const polymac_registry[];
 /* Bit i set: registry[i] was checked (in range, runnable on this CPU). */

@@ -2,6 +2,7 @@
  *              padding, constant-time verify, state wipe */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
+#include <stddef.h>
 #include <string.h>
 
 #include "polymac.h"
@@ -21,6 +22,10 @@ struct front {
     uint64_t magic;
     uint8_t kidx;        /* registry index of the kernel that began it */
     uint8_t buflen;      /* bytes in buf, 0..15 */
+    uint8_t pad[2];
+    uint32_t build;      /* polymac_registry_fingerprint() of the build that
+                            began it: an index means nothing in a build
+                            whose registry differs */
     uint8_t s[16];
     uint8_t buf[16];
 };
@@ -42,13 +47,21 @@ static struct front *live(polymac_state *st, const struct polymac_kernel **k)
     unsigned char *raw = st->opaque;
     unsigned off = raw[0], want = want_offset(st);
     uint64_t magic;
+    uint32_t build;
     if (off < 1 || off > 64)
         return NULL;
     memcpy(&magic, raw + off, sizeof magic);
-    if (magic != LIVE_MAGIC)
+    memcpy(&build, raw + off + offsetof(struct front, build), sizeof build);
+    if (magic != LIVE_MAGIC || build != polymac_registry_fingerprint())
         return NULL;
     if (off != want) {
+        /* the bytes the move uncovers would keep s, buffered message
+         * bytes or kernel secrets after final wipes the new place */
         memmove(raw + want, raw + off, FRONT_BYTES + POLYMAC_KS_BYTES);
+        if (want > off)
+            polymac_wipe(raw + off, want - off);
+        else
+            polymac_wipe(raw + want + FRONT_BYTES + POLYMAC_KS_BYTES, off - want);
         raw[0] = (unsigned char)want;
     }
     struct front *f = (struct front *)(raw + want);
@@ -102,12 +115,14 @@ __attribute__((noinline)) static void auth_kernel(const struct polymac_kernel *k
     polymac_auth_with(k, ks, tag, msg, len, key);
 }
 
-int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
-                 const uint8_t key[POLYMAC_KEYBYTES])
+/* polymac_auth without the argument checks.  polymac_verify calls this
+ * hidden function directly: a call to the exported symbol would go through
+ * the PLT (an extra jump, and interposable). */
+static int auth_impl(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
-    if (!tag || !key || (!msg && len))
-        return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
+    if (!k)
+        return POLYMAC_ENOKERNEL;
 #ifdef POLYMAC_HAVE_R64
     if (len <= k->scalar_max) {
         polymac_r64_auth(tag, msg, len, key);
@@ -116,6 +131,14 @@ int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
 #endif
     auth_kernel(k, tag, msg, len, key);
     return POLYMAC_OK;
+}
+
+int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
+                 const uint8_t key[POLYMAC_KEYBYTES])
+{
+    if (!tag || !key || (!msg && len))
+        return POLYMAC_EINVAL;
+    return auth_impl(tag, msg, len, key);
 }
 
 /* 0 when equal, POLYMAC_EBADTAG otherwise, without a branch or early exit
@@ -133,9 +156,9 @@ int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t 
                    const uint8_t key[POLYMAC_KEYBYTES])
 {
     uint8_t mine[16];
-    if (!tag)
+    if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
-    int rc = polymac_auth(mine, msg, len, key);
+    int rc = auth_impl(mine, msg, len, key);
     if (rc)
         return rc;
     rc = compare_tags(mine, tag);
@@ -148,6 +171,8 @@ int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES])
     if (!st || !key)
         return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
+    if (!k)
+        return POLYMAC_ENOKERNEL;
     unsigned want = want_offset(st);
     struct front *f = (struct front *)(st->opaque + want);
     uint8_t r[16];
@@ -155,6 +180,8 @@ int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES])
     f->magic = LIVE_MAGIC;
     f->kidx = (uint8_t)polymac_kernel_index(k);
     f->buflen = 0;
+    f->pad[0] = f->pad[1] = 0;
+    f->build = polymac_registry_fingerprint();
     memcpy(f->s, key + 16, 16);
     clamp(r, key);
     k->init(kstate(f), r);
@@ -171,6 +198,8 @@ int polymac_update(polymac_state *st, const void *msg, size_t len)
         return POLYMAC_EINVAL;
     if (!(f = live(st, &k)))
         return POLYMAC_ESTATE;
+    if (!len)
+        return POLYMAC_OK;          /* msg may be NULL: nothing to copy */
     if (f->buflen) {
         size_t take = 16 - f->buflen;
         if (take > len)
@@ -196,12 +225,11 @@ int polymac_update(polymac_state *st, const void *msg, size_t len)
     return POLYMAC_OK;
 }
 
-int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES])
+/* polymac_final without the argument checks (hidden: see auth_impl). */
+static int final_impl(polymac_state *st, uint8_t tag[16])
 {
     const struct polymac_kernel *k;
     struct front *f;
-    if (!st || !tag)
-        return POLYMAC_EINVAL;
     if (!(f = live(st, &k)))
         return POLYMAC_ESTATE;
     if (f->buflen) {
@@ -215,12 +243,25 @@ int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES])
     return POLYMAC_OK;
 }
 
+int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES])
+{
+    if (!st || !tag)
+        return POLYMAC_EINVAL;
+    return final_impl(st, tag);
+}
+
 int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
 {
     uint8_t mine[16];
-    if (!tag)
+    if (!st)
         return POLYMAC_EINVAL;
-    int rc = polymac_final(st, mine);
+    /* the state is finished on every path, a NULL tag included: a caller
+     * that drops the result must not be left with a live state */
+    int rc = final_impl(st, mine);
+    if (!tag) {
+        polymac_wipe(mine, sizeof mine);
+        return POLYMAC_EINVAL;
+    }
     if (rc)
         return rc;
     rc = compare_tags(mine, tag);

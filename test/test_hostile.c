@@ -165,6 +165,106 @@ START_TEST(copies_continue)
 }
 END_TEST
 
+/* Every finished state is all zero bytes, wherever it was moved: a state
+ * begun at one alignment, copied with memcpy to another mid-block and
+ * finished there (and the original finished too) leaves nothing behind,
+ * neither s nor buffered message bytes nor the kernel's tables.  The
+ * buffers start zeroed, so any non-zero byte left is one the library
+ * wrote.  Every (source, destination) alignment pair, every usable
+ * kernel, with a piece long enough for each kernel's vector path after
+ * the move. */
+static size_t nonzero_bytes(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += b[i] != 0;
+    return c;
+}
+
+START_TEST(moved_states_wiped)
+{
+    static unsigned char src_area[sizeof(polymac_state) + 64];
+    static unsigned char dst_area[sizeof(polymac_state) + 64];
+    const char *names[32];
+    size_t n = polymac_backend_list(names, 32);
+    uint8_t ref[16], tag[16];
+    const size_t first = 31, total = 31 + 1000;
+    oracle(ref, msg, total, key);
+    for (size_t k = 0; k < n && k < 32; k++) {
+        ck_assert_int_eq(polymac_backend_select(names[k]), 0);
+        for (unsigned so = 0; so < 64; so++) {
+            for (unsigned d = 0; d < 64; d++) {
+                polymac_state *src = (polymac_state *)(src_area + so);
+                polymac_state *dst = (polymac_state *)(dst_area + d);
+                memset(src_area, 0, sizeof src_area);
+                memset(dst_area, 0, sizeof dst_area);
+                ck_assert_int_eq(polymac_init(src, key), 0);
+                ck_assert_int_eq(polymac_update(src, msg, first), 0);
+                memcpy(dst, src, sizeof *dst);
+                ck_assert_int_eq(polymac_update(dst, msg + first, total - first), 0);
+                ck_assert_int_eq(polymac_final(dst, tag), 0);
+                ck_assert_tag_eq(tag, ref);
+                size_t left = nonzero_bytes(dst, sizeof *dst);
+                ck_assert_msg(left == 0, "%s: %zu bytes left in a state moved from offset %u to %u",
+                              names[k], left, so, d);
+                ck_assert_int_eq(polymac_update(src, msg + first, total - first), 0);
+                ck_assert_int_eq(polymac_final_verify(src, ref), 0);
+                left = nonzero_bytes(src, sizeof *src);
+                ck_assert_msg(left == 0, "%s: %zu bytes left in the original at offset %u",
+                              names[k], left, so);
+            }
+        }
+    }
+    polymac_backend_select(NULL);
+}
+END_TEST
+
+/* NULL, 0 with bytes buffered: nothing is copied from NULL (UBSan in the
+ * sanitizer build aborts on memcpy(dst, NULL, 0)). */
+START_TEST(null_zero_buffered)
+{
+    uint8_t tag[16], ref[16];
+    polymac_state st;
+    oracle(ref, msg, 37, key);
+    for (size_t pre = 1; pre < 16; pre++) {
+        ck_assert_int_eq(polymac_init(&st, key), 0);
+        ck_assert_int_eq(polymac_update(&st, msg, pre), 0);
+        ck_assert_int_eq(polymac_update(&st, NULL, 0), 0);
+        ck_assert_int_eq(polymac_update(&st, msg + pre, 37 - pre), 0);
+        ck_assert_int_eq(polymac_update(&st, NULL, 0), 0);    /* 5 buffered again */
+        ck_assert_int_eq(polymac_final(&st, tag), 0);
+        ck_assert_tag_eq(tag, ref);
+    }
+}
+END_TEST
+
+/* final_verify with a NULL tag: POLYMAC_EINVAL, and the state is finished
+ * and wiped all the same (a caller that drops the result must not be left
+ * holding the key half in a live state). */
+START_TEST(final_verify_null_tag_finishes)
+{
+    static unsigned char area[sizeof(polymac_state) + 64];
+    uint8_t tag[16];
+    for (unsigned off = 0; off < 64; off += 7) {
+        polymac_state *st = (polymac_state *)(area + off);
+        memset(area, 0, sizeof area);
+        ck_assert_int_eq(polymac_init(st, key), 0);
+        ck_assert_int_eq(polymac_update(st, msg, 1000 + off), 0);
+        ck_assert_int_eq(polymac_final_verify(st, NULL), POLYMAC_EINVAL);
+        ck_assert_uint_eq(nonzero_bytes(st, sizeof *st), 0);
+        ck_assert_int_eq(polymac_final(st, tag), POLYMAC_ESTATE);
+        ck_assert_int_eq(polymac_update(st, msg, 1), POLYMAC_ESTATE);
+    }
+    /* a dead state and a NULL state stay what they were */
+    polymac_state dead;
+    memset(&dead, 0, sizeof dead);
+    ck_assert_int_eq(polymac_final_verify(&dead, NULL), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_final_verify(NULL, NULL), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_final_verify(NULL, tag), POLYMAC_EINVAL);
+}
+END_TEST
+
 /* Forged states: a live state with its bookkeeping bytes rewritten.  The
  * layout is the front end's (polymac.c): opaque[0] is the offset of the
  * front, which starts with an 8-byte magic, then the kernel index and the
@@ -219,6 +319,21 @@ START_TEST(forged_states)
         st.opaque[st.opaque[0] + 9] = (unsigned char)buflen;
         ck_assert_int_eq(polymac_update(&st, msg, 10), POLYMAC_ESTATE);
         ck_assert_int_eq(polymac_final(&st, tag), POLYMAC_ESTATE);
+    }
+    /* the fingerprint of the build that began it (bytes 12..15 of the
+     * front): any other value is a state of another build, refused even
+     * with everything else intact */
+    for (unsigned byte = 12; byte < 16; byte++) {
+        for (unsigned bit = 0; bit < 8; bit++) {
+            polymac_state st;
+            ck_assert_int_eq(polymac_init(&st, key), 0);
+            ck_assert_int_eq(polymac_update(&st, msg, 100), 0);
+            st.opaque[st.opaque[0] + byte] ^= (unsigned char)(1u << bit);
+            ck_assert_int_eq(polymac_update(&st, msg, 10), POLYMAC_ESTATE);
+            ck_assert_int_eq(polymac_final(&st, tag), POLYMAC_ESTATE);
+            st.opaque[st.opaque[0] + byte] ^= (unsigned char)(1u << bit);
+            ck_assert_int_eq(polymac_final(&st, tag), 0);     /* restored: live */
+        }
     }
     /* another offset pointing at a copy of the magic elsewhere: only
      * the bytes of the state are ever touched */
@@ -408,6 +523,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, dead_states);
     tcase_add_test(tc, reinit_live_state);
     tcase_add_test(tc, copies_continue);
+    tcase_add_test(tc, moved_states_wiped);
+    tcase_add_test(tc, null_zero_buffered);
+    tcase_add_test(tc, final_verify_null_tag_finishes);
     tcase_add_test(tc, forged_states);
     tcase_add_test(tc, garbage_backend_names);
     tcase_add_test(tc, garbage_env_values);
