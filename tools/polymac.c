@@ -2,11 +2,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -54,7 +56,8 @@ static const char usage_bench[] =
     "each says which were found, their code path, or why not).  Medians of\n"
     "interleaved rounds, in MB/s and time-stamp-counter cycles per byte.\n"
     "  --quick     fewer, shorter rounds\n"
-    "  --csv       comma-separated values on stdout (peer lines go to stderr)\n"
+    "  --csv       comma-separated values on stdout; the peer lines go to\n"
+    "              stderr, unless stderr is the same file (--csv >x 2>&1)\n"
     "  --stream    also polymac_update in pieces of 1024 and 13 bytes\n"
     "  --rounds N  rounds per size, 1 to 63 (default 11)\n"
     "  --sizes L   message sizes in bytes, comma-separated\n";
@@ -323,6 +326,26 @@ static void run_batch(struct contender *c, const uint8_t *msg, size_t len,
     *ns = now_ns() - t0;
 }
 
+/* Whether two descriptors are the same open file (2>&1). */
+static int same_file(int a, int b)
+{
+    struct stat sa, sb;
+    return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev
+           && sa.st_ino == sb.st_ino;
+}
+
+/* fprintf to f, or nothing when f is NULL. */
+__attribute__((format(printf, 2, 3)))
+static void note(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    if (!f)
+        return;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -400,13 +423,15 @@ static int cmd_bench(int argc, char **argv)
     struct peer peers[8];
     size_t np = peers_load(peers, 8);
     FILE *pout = csv ? stderr : stdout;
+    if (csv && same_file(STDOUT_FILENO, STDERR_FILENO) && !isatty(STDERR_FILENO))
+        pout = NULL;            /* bench --csv >x 2>&1: keep x valid CSV */
     int first_peer = nc;
     if (!np)
-        fprintf(pout, "peers: none (this polymac was built with -Dbench_peers=disabled)\n");
+        note(pout, "peers: none (this polymac was built with -Dbench_peers=disabled)\n");
     for (size_t i = 0; i < np && nc < 40; i++) {
         if (!peers[i].auth) {
-            fprintf(pout, "peer %-15s %-17s not loaded: %s\n", peers[i].name, peers[i].soname,
-                    peers[i].note);
+            note(pout, "peer %-15s %-17s not loaded: %s\n", peers[i].name, peers[i].soname,
+                 peers[i].note);
             continue;
         }
         /* a peer is timed only after it gives the right tag */
@@ -421,11 +446,11 @@ static int cmd_bench(int argc, char **argv)
             || memcmp(got, want, 16) != 0
             || peers[i].auth(got, (const uint8_t *)m, sizeof m - 1, k) != 0
             || memcmp(got, want, 16) != 0) {
-            fprintf(pout, "peer %-15s %-17s gives a wrong tag, left out: %s\n", peers[i].name,
-                    peers[i].soname, peers[i].note);
+            note(pout, "peer %-15s %-17s gives a wrong tag, left out: %s\n", peers[i].name,
+                 peers[i].soname, peers[i].note);
             continue;
         }
-        fprintf(pout, "peer %-15s %-17s %s\n", peers[i].name, peers[i].soname, peers[i].note);
+        note(pout, "peer %-15s %-17s %s\n", peers[i].name, peers[i].soname, peers[i].note);
         snprintf(cs[nc].name, sizeof cs[nc].name, "%s", peers[i].name);
         cs[nc++].peer = peers[i].auth;
     }
@@ -461,7 +486,7 @@ static int cmd_bench(int argc, char **argv)
     /* the progress line only for a person watching: never into a file or
      * pipe that collects the output (bench --csv >x 2>&1) */
     int progress = isatty(STDERR_FILENO);
-    fflush(pout);
+    fflush(NULL);
     for (int s = 0; s < nsizes; s++) {
         size_t len = sizes[s];
         double ns;
