@@ -18,8 +18,13 @@ static const uint8_t key[32] = {
     0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b};
 static uint8_t msg[4096 + 77];
 
+/* lengths around 2^32 exist only where size_t is wider than 32 bits; on
+ * 32-bit targets 2^32 - 1 is SIZE_MAX, which is listed anyway */
 static const size_t huge[] = {
-    1, 15, 16, 17, (size_t)1 << 31, ((size_t)1 << 32) - 1, (size_t)1 << 32, ((size_t)1 << 32) + 1,
+    1, 15, 16, 17, (size_t)1 << 31,
+#if SIZE_MAX > UINT32_MAX
+    ((size_t)1 << 32) - 1, (size_t)1 << 32, ((size_t)1 << 32) + 1,
+#endif
     SIZE_MAX / 2, SIZE_MAX / 2 + 1, SIZE_MAX - 16, SIZE_MAX - 15, SIZE_MAX - 1, SIZE_MAX,
 };
 #define NHUGE (sizeof huge / sizeof *huge)
@@ -351,8 +356,10 @@ START_TEST(forged_states)
 }
 END_TEST
 
+#if SIZE_MAX > UINT32_MAX
 /* One update of more than 4 GiB after a buffered partial block, then more:
- * lengths are size_t in the streaming path too.  Zero pages cost nothing. */
+ * lengths are size_t in the streaming path too.  Zero pages cost nothing.
+ * Only where size_t is wider than 32 bits (main reports the skip). */
 START_TEST(streamed_over_4gib)
 {
     size_t len = ((size_t)1 << 32) + 4099;
@@ -373,6 +380,7 @@ START_TEST(streamed_over_4gib)
     munmap(m, len);
 }
 END_TEST
+#endif
 
 /* Names that are nearly right, huge, or binary: refused, nothing changes. */
 static const char *near_names[] = {
@@ -529,10 +537,19 @@ int main(int argc, char **argv)
     tcase_add_test(tc, forged_states);
     tcase_add_test(tc, garbage_backend_names);
     tcase_add_test(tc, garbage_env_values);
-    if (!test_quick() && sizeof(size_t) > 4)
+    int skipped = 0;
+#if SIZE_MAX > UINT32_MAX
+    if (!test_quick())
         tcase_add_test(tc, streamed_over_4gib);
     else
         printf("quick mode: the streamed 4 GiB message is not tested in this run\n");
+#else
+    /* not a pass: the run reports SKIP (exit 77) when the rest passed */
+    printf("SKIP: streamed_over_4gib: a message over 4 GiB needs a size_t wider than "
+           "32 bits; this target's is %zu bits\n", sizeof(size_t) * 8);
+    skipped = 1;
+#endif
     suite_add_tcase(s, tc);
-    return test_run(s);
+    int rc = test_run(s);
+    return rc == 0 && skipped ? TEST_SKIP : rc;
 }

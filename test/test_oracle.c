@@ -218,9 +218,11 @@ START_TEST(large_messages)
 }
 END_TEST
 
+#if SIZE_MAX > UINT32_MAX
 /* A message over 4 GiB in one call: lengths are size_t end to end.  The
  * zero pages of an anonymous mapping cost no memory; one byte near the
- * end is set so truncating the length would change the tag. */
+ * end is set so truncating the length would change the tag.  Only where
+ * size_t is wider than 32 bits (main reports the skip). */
 START_TEST(over_4gib)
 {
     size_t len = ((size_t)1 << 32) + 4099;
@@ -237,6 +239,7 @@ START_TEST(over_4gib)
     munmap(m, len);
 }
 END_TEST
+#endif
 
 int main(int argc, char **argv)
 {
@@ -253,13 +256,21 @@ int main(int argc, char **argv)
     tcase_add_test(tc, byte_updates);
     tcase_add_test(tc, cross_paths_and_copies);
     tcase_add_test(tc, fixed_pieces);
+    int skipped = 0;
     if (!test_quick()) {
         tcase_add_test(tc, large_messages);
-        if (sizeof(size_t) > 4)
-            tcase_add_test(tc, over_4gib);
+#if SIZE_MAX > UINT32_MAX
+        tcase_add_test(tc, over_4gib);
+#else
+        /* not a pass: the run reports SKIP (exit 77) when the rest passed */
+        printf("SKIP: over_4gib: a message over 4 GiB needs a size_t wider than "
+               "32 bits; this target's is %zu bits\n", sizeof(size_t) * 8);
+        skipped = 1;
+#endif
     } else {
         printf("quick mode: 1 MiB and 4 GiB messages not tested in this run\n");
     }
     suite_add_tcase(s, tc);
-    return test_run(s);
+    int rc = test_run(s);
+    return rc == 0 && skipped ? TEST_SKIP : rc;
 }
