@@ -30,6 +30,7 @@
  *       usable kernel when none is named.  --planted: the tag test runs an
  *       early-exit compare instead of polymac_verify (test of the test:
  *       it must be reported as a leak).
+ *   dudect --best     prints the kernel automatic selection chooses here
  * Prints one line per test; exit 0 no leak, 1 a leak (|t| > T), 2 usage,
  * 77 nothing could run.
  */
@@ -222,6 +223,10 @@ int main(int argc, char **argv)
             threshold = atof(argv[++i]);
         else if (strcmp(argv[i], "--planted") == 0)
             planted = 1;
+        else if (strcmp(argv[i], "--best") == 0) {
+            printf("%s\n", polymac_backend_name());    /* the automatic choice */
+            return 0;
+        }
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: dudect [--time S] [--threshold T] [--planted] [KERNEL...]\n");
             return 2;
