@@ -80,8 +80,8 @@ void peer_load_ipsecmb(struct peer *p)
 {
     /* without the header this build does not know the job layout */
     snprintf(p->note, sizeof p->note,
-             "not built in: intel-ipsec-mb.h was not found at configure time "
-             "(a cross build never looks)");
+             "%s was not found at configure time (a cross build never "
+             "looks), so this polymac has no code for it", "intel-ipsec-mb.h");
 }
 
 #endif

@@ -68,8 +68,8 @@ void peer_load_wolfssl(struct peer *p)
 {
     /* without the header this build does not know the state's size */
     snprintf(p->note, sizeof p->note,
-             "not built in: wolfssl/wolfcrypt/poly1305.h was not found at "
-             "configure time (a cross build never looks)");
+             "%s was not found at configure time (a cross build never "
+             "looks), so this polymac has no code for it", "wolfssl/wolfcrypt/poly1305.h");
 }
 
 #endif

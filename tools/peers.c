@@ -60,15 +60,16 @@ static void load_sodium(struct peer *p)
     }
     /* libsodium picks its SSE2 Poly1305 when the CPU has SSE2 (x86 only),
      * its portable poly1305-donna otherwise */
-    int sse2 = 0;
 #if defined(__x86_64__) || defined(__i386__)
+    int sse2 = 0;
     if (PEER_SYM(p, lib, has_sse2, "sodium_runtime_has_sse2") == 0)
         sse2 = has_sse2();
-#else
-    (void)has_sse2;
-#endif
     snprintf(p->note, sizeof p->note, "%s; sodium_runtime_has_sse2()=%d: %s", version(),
              sse2, sse2 ? "SSE2 code" : "portable C (donna)");
+#else
+    (void)has_sse2;
+    snprintf(p->note, sizeof p->note, "%s; portable C (donna)", version());
+#endif
     p->auth = sodium_auth;
 }
 
