@@ -67,6 +67,9 @@ extern "C" {
 #define POLYMAC_EBACKEND    -4  /* backend name unknown or not built in */
 #define POLYMAC_EUNSUPPORTED -5 /* backend built in, but this CPU lacks its features
                                    or it failed its load-time self-test */
+#define POLYMAC_ENOKERNEL   -6  /* no kernel of this build passed its self-test
+                                   (a miscompiled library): no MAC is computed
+                                   rather than a wrong one */
 
 /* Streaming state.  Opaque; any address will do (no alignment rule), and
  * a live state may be copied with memcpy and continued from the copy. */
@@ -79,14 +82,16 @@ typedef struct polymac_state {
  * ChaCha20-Poly1305 does). */
 
 /* tag = Poly1305(key, msg[0..len)).  msg may be NULL when len is 0.
- * Returns POLYMAC_OK, or POLYMAC_EINVAL when tag or key is NULL or msg is
- * NULL with len > 0 (tag is then not written). */
+ * Returns POLYMAC_OK; POLYMAC_EINVAL when tag or key is NULL or msg is
+ * NULL with len > 0; POLYMAC_ENOKERNEL when no kernel passed its
+ * self-test.  On an error tag is not written. */
 POLYMAC_EXPORT int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                                 const uint8_t key[POLYMAC_KEYBYTES]);
 
 /* Returns POLYMAC_OK when tag is Poly1305(key, msg), POLYMAC_EBADTAG when
  * it is not, POLYMAC_EINVAL when tag or key is NULL or msg is NULL with
- * len > 0.  The comparison takes the same time for every tag. */
+ * len > 0, POLYMAC_ENOKERNEL when no kernel passed its self-test.  The
+ * comparison takes the same time for every tag. */
 POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
 polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                const uint8_t key[POLYMAC_KEYBYTES]);
@@ -94,40 +99,48 @@ polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
 /* Begins a message under the kernel active now; the state keeps that
  * kernel until it is finished, whatever polymac_backend_select does.
  * Any state may be passed, live or not: it is overwritten.
- * Returns POLYMAC_OK, or POLYMAC_EINVAL when st or key is NULL. */
+ * Returns POLYMAC_OK; POLYMAC_EINVAL when st or key is NULL;
+ * POLYMAC_ENOKERNEL when no kernel passed its self-test (st is then not
+ * live). */
 POLYMAC_EXPORT int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES]);
 
-/* Appends len bytes; any split of a message gives the same tag.
+/* Appends len bytes; any split of a message gives the same tag (len 0,
+ * with msg NULL or not, appends nothing).
  * Returns POLYMAC_OK; POLYMAC_EINVAL when st is NULL or msg is NULL with
- * len > 0; POLYMAC_ESTATE when st was never initialised, is finished, or
- * is corrupt (nothing is appended on an error). */
+ * len > 0; POLYMAC_ESTATE when st was never initialised, is finished, is
+ * corrupt, or was begun by another build of the library (nothing is
+ * appended on an error). */
 POLYMAC_EXPORT int polymac_update(polymac_state *st, const void *msg, size_t len);
 
 /* Writes the tag and wipes the state; a second final returns
  * POLYMAC_ESTATE until polymac_init is called again.
  * Returns POLYMAC_OK; POLYMAC_EINVAL when st or tag is NULL;
- * POLYMAC_ESTATE when st was never initialised, is finished, or is
- * corrupt. */
+ * POLYMAC_ESTATE when st was never initialised, is finished, is corrupt,
+ * or was begun by another build of the library.  A live state is left
+ * unchanged by POLYMAC_EINVAL. */
 POLYMAC_EXPORT int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES]);
 
 /* Like polymac_final but compares with tag in constant time.
  * Returns POLYMAC_OK on a match, POLYMAC_EBADTAG on a mismatch,
  * POLYMAC_EINVAL when st or tag is NULL, POLYMAC_ESTATE when st was never
- * initialised, is finished, or is corrupt.  The state is wiped on every
- * path, a NULL tag included: after this call st is finished. */
+ * initialised, is finished, is corrupt, or was begun by another build of
+ * the library.  The state is wiped on every path, a NULL tag included:
+ * after this call st is finished. */
 POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
 polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES]);
 
 /* sizeof(polymac_state) (POLYMAC_STATEBYTES), for bindings.  Cannot fail. */
 POLYMAC_EXPORT size_t polymac_statebytes(void);
 
-/* Name of the kernel new messages use, e.g. "x86-avx512ifma"; never NULL.
- * A static string (see above). */
+/* Name of the kernel new messages use, e.g. "x86-avx512ifma"; "none"
+ * when no kernel passed its self-test.  Never NULL; a static string (see
+ * above). */
 POLYMAC_EXPORT const char *polymac_backend_name(void);
 
 /* Stores up to cap names of kernels usable on this CPU, best first
  * (static strings); returns how many there are, which may exceed cap.
- * names may be NULL, then nothing is stored.  Cannot fail. */
+ * names may be NULL, then nothing is stored.  Cannot fail; 0 only when
+ * no kernel passed its self-test. */
 POLYMAC_EXPORT size_t polymac_backend_list(const char **names, size_t cap);
 
 /* Makes the named kernel active for messages begun from now on, in every
@@ -135,8 +148,9 @@ POLYMAC_EXPORT size_t polymac_backend_list(const char **names, size_t cap);
  * (the best kernel for this CPU; POLYMAC_BACKEND is not read again).
  * Returns POLYMAC_OK; POLYMAC_EBACKEND for a name not built in;
  * POLYMAC_EUNSUPPORTED when this CPU lacks what it needs or the kernel
- * failed its known-answer self-test.  On an error the active kernel is
- * unchanged. */
+ * failed its known-answer self-test; POLYMAC_ENOKERNEL (automatic
+ * selection only) when no kernel passed its self-test.  On an error the
+ * active kernel is unchanged. */
 POLYMAC_EXPORT int polymac_backend_select(const char *name);
 
 /* The loaded library's version, e.g. "1.1.0"; a static string.  Cannot
