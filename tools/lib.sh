@@ -26,11 +26,13 @@ need_packages() {
         exit 2
     fi
     echo "Installing: ${missing[*]}" >&2
+    # wait for a lock another package manager holds instead of failing
+    local apt=(apt-get -o DPkg::Lock::Timeout=600 -qq)
     if [ -z "${POLYMAC_APT_UPDATED:-}" ]; then
-        apt-get update -qq >&2 || true
+        "${apt[@]}" update >&2 || true
         export POLYMAC_APT_UPDATED=1
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >&2
 }
 
 # meson_counts BUILDDIR: prints "passed failed skipped" from meson's test log.
