@@ -70,7 +70,7 @@ static void fill(uint8_t *p, size_t n)
 
 static inline uint64_t cycles(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))   /* lfence is SSE2 */
     _mm_lfence();
     uint64_t t = __rdtsc();
     _mm_lfence();
