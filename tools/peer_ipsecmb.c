@@ -65,12 +65,16 @@ void peer_load_ipsecmb(struct peer *p)
         snprintf(p->note, sizeof p->note, "init_mb_mgr_auto failed (error %d)", mgr->imb_errno);
         return;
     }
+    /* its AVX-512 manager binds the IFMA Poly1305 when the features it
+     * detected include AVX-512 IFMA, its plain AVX-512 code otherwise */
     unsigned a = mgr->used_arch;
-    snprintf(p->note, sizeof p->note, "%s (header %s); manager arch %s; AVX-512 IFMA %s",
+    int ifma = (mgr->features & IMB_FEATURE_AVX512_IFMA) != 0;
+    snprintf(p->note, sizeof p->note, "%s (header %s); manager arch %s, AVX-512 IFMA %s%s",
              version(), IMB_VERSION_STR,
              a < sizeof archs / sizeof archs[0] ? archs[a] : "unknown",
-             (mgr->features & IMB_FEATURE_AVX512_IFMA) ? "in its features (IFMA code)"
-                                                       : "not in its features");
+             ifma ? "detected" : "not detected",
+             a != IMB_ARCH_AVX512 ? "" : ifma ? " -> poly1305_mac_fma_avx512"
+                                              : " -> poly1305_mac_plain_avx512");
     p->auth = ipsecmb_auth;
 }
 
