@@ -1,0 +1,521 @@
+/* bounds.c -- worst-case limb bounds of every kernel's multiply and carry
+ *             steps, iterated to each loop's fixed point */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+/*
+ * The kernels' comments claim bounds (h2 < 2^63 in the radix-2^64 core,
+ * limbs below 2^26 + 2^9 after the vector carry chain, IFMA inputs below
+ * 2^52, ...).  This program recomputes them: interval arithmetic on the
+ * largest value each limb can hold, through the same products, sums and
+ * carry steps as the code, and each loop run again and again until the
+ * bounds of h stop growing (the fixed point).  It fails when a bound
+ * exceeds its register (32-bit multiplicand of vpmuludq/umull, 64-bit
+ * accumulator, 128-bit sum) or an IFMA input or exact product reaches
+ * 2^52, and prints each bound with its margin in bits.
+ *
+ *   bounds                  the table; exit 0 when every bound holds
+ *   bounds --drop-carry     a deliberately wrong model: the last carry
+ *                           (limb 0 -> 1 after the fold) left out of every
+ *                           chain; must fail (the test of the test)
+ *
+ * The models follow the code: lib/generic/r64.h (polymac_r64_core),
+ * r26.h (polymac_r26_mul_acc, polymac_r26_carry), r26x2, lib/x86/r26vec.h
+ * (POLYMAC_R26VEC_CARRY, the one- and two-group loops, the lane sums),
+ * lib/x86/poly1305_x86_avx512ifma.c (ifma_mulred), lib/power/
+ * poly1305_power_p9.c (vmsumudm columns).  NEON uses the four-lane
+ * radix-2^26 form with the same vector carry order.  A change to a
+ * kernel's arithmetic needs the same change here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+#define U128_MAX (~(u128)0)
+
+static int fails, drop_carry, printing;
+static char model[64];
+
+static double lg(u128 v)
+{
+    return v == 0 ? 0 : log2((double)v);
+}
+
+static u128 add(u128 a, u128 b)
+{
+    return a > U128_MAX - b ? U128_MAX : a + b;
+}
+
+static u128 mul(u128 a, u128 b)
+{
+    return a != 0 && b > U128_MAX / a ? U128_MAX : a * b;
+}
+
+static u128 pow2(int k)
+{
+    return (u128)1 << k;
+}
+
+/* v is the largest value; it must be below 2^bits */
+static void bound(const char *what, u128 v, int bits)
+{
+    int ok = bits < 128 ? v < pow2(bits) : v != U128_MAX;
+    double margin = bits - lg(v + (v != U128_MAX));
+    if (!ok)
+        fails++;
+    if (printing || !ok)
+        printf("%-16s %-44s 2^%-7.2f < 2^%-3d margin %5.2f bits%s\n", model, what, lg(v), bits,
+               margin, ok ? "" : "  EXCEEDED");
+}
+
+/* ---- radix 2^26: five limbs ---- */
+struct l5 {
+    u128 v[5];
+};
+
+static struct l5 clamp26(void)
+{
+    /* r = key & 0x0ffffffc0ffffffc0ffffffc0fffffff, in 26-bit limbs */
+    static const unsigned char mask[16] = {0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
+                                           0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f};
+    u128 r = 0;
+    struct l5 o;
+    for (int i = 15; i >= 0; i--)
+        r = r << 8 | mask[i];
+    for (int i = 0; i < 5; i++)
+        o.v[i] = (r >> (26 * i)) & (pow2(26) - 1);
+    return o;
+}
+
+/* message limbs: 26 bits, the top one 24 bits plus the 2^128 bit */
+static struct l5 msg26(void)
+{
+    struct l5 m;
+    for (int i = 0; i < 4; i++)
+        m.v[i] = pow2(26) - 1;
+    m.v[4] = pow2(25) - 1;
+    return m;
+}
+
+static struct l5 add5(struct l5 a, struct l5 b)
+{
+    for (int i = 0; i < 5; i++)
+        a.v[i] = add(a.v[i], b.v[i]);
+    return a;
+}
+
+/* d_i = sum_j x_j y_{i-j}, the wrapped products times 5 (the fives); x
+ * and y enter a 32x32->64 multiply: both below 2^32 */
+static struct l5 mul26(const char *what, struct l5 x, struct l5 y)
+{
+    struct l5 d;
+    char buf[96];
+    for (int j = 0; j < 5; j++) {
+        snprintf(buf, sizeof buf, "%s: multiplicand x%d", what, j);
+        bound(buf, x.v[j], 32);
+        snprintf(buf, sizeof buf, "%s: multiplier 5 y%d", what, j);
+        bound(buf, j ? mul(y.v[j], 5) : y.v[0], 32);
+    }
+    for (int i = 0; i < 5; i++) {
+        d.v[i] = 0;
+        for (int j = 0; j < 5; j++) {
+            int k = i - j;
+            u128 yk = k >= 0 ? y.v[k] : mul(y.v[k + 5], 5);
+            d.v[i] = add(d.v[i], mul(x.v[j], yk));
+        }
+    }
+    return d;
+}
+
+/* a carry chain: steps {from, to}; to == 0 after limb 4 means times 5 */
+struct step {
+    int from, to;
+};
+static const struct step chain_scalar[] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 1}};
+static const struct step chain_vec[] = {{3, 4}, {0, 1}, {4, 0}, {1, 2}, {0, 1}, {2, 3}, {3, 4}};
+
+static struct l5 carry26(const char *what, struct l5 d, const struct step *s, int n, int hbits)
+{
+    char buf[96];
+    for (int i = 0; i < 5; i++) {
+        snprintf(buf, sizeof buf, "%s: column d%d", what, i);
+        bound(buf, d.v[i], 64);
+    }
+    if (drop_carry)
+        n--;                               /* the wrong model: last step left out */
+    for (int k = 0; k < n; k++) {
+        u128 c = d.v[s[k].from] >> 26;
+        if (d.v[s[k].from] > pow2(26) - 1)
+            d.v[s[k].from] = pow2(26) - 1;
+        d.v[s[k].to] = add(d.v[s[k].to], s[k].from == 4 ? mul(c, 5) : c);
+        snprintf(buf, sizeof buf, "%s: carry step %d->%d, limb %d", what, s[k].from,
+                 s[k].to, s[k].to);
+        bound(buf, d.v[s[k].to], 64);
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(buf, sizeof buf, "%s: h%d after the chain", what, i);
+        bound(buf, d.v[i], hbits);
+    }
+    return d;
+}
+
+static int same5(struct l5 a, struct l5 b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* runs step() from h until h repeats, then once more printing */
+static void fixed_point(const char *name, struct l5 h, struct l5 (*step)(struct l5))
+{
+    snprintf(model, sizeof model, "%s", name);
+    int before = fails, it;
+    printing = 0;
+    for (it = 0; it < 200; it++) {
+        struct l5 n = step(h);
+        if (fails > before)
+            return;
+        for (int i = 0; i < 5; i++)           /* bounds only grow: join */
+            if (n.v[i] < h.v[i])
+                n.v[i] = h.v[i];
+        if (same5(n, h))
+            break;
+        h = n;
+    }
+    if (it == 200) {
+        printf("%-16s no fixed point in 200 iterations\n", name);
+        fails++;
+        return;
+    }
+    printing = 1;
+    step(h);
+    printing = 0;
+    char buf[96];
+    snprintf(buf, sizeof buf, "fixed point after %d steps: h limbs 2^%.2f %.2f %.2f %.2f %.2f",
+             it, lg(h.v[0]), lg(h.v[1]), lg(h.v[2]), lg(h.v[3]), lg(h.v[4]));
+    printf("%-16s %s\n", name, buf);
+}
+
+static struct l5 R1, R2, R4, R8;
+
+static struct l5 step_r26(struct l5 h)
+{
+    return carry26("h=(h+m)r", mul26("(h+m)r", add5(h, msg26()), R1), chain_scalar, 6, 32);
+}
+
+static struct l5 step_r26x2(struct l5 h)
+{
+    struct l5 d = add5(mul26("(h+m1)r^2", add5(h, msg26()), R2), mul26("m2 r", msg26(), R1));
+    return carry26("h=(h+m1)r^2+m2 r", d, chain_scalar, 6, 32);
+}
+
+static struct l5 step_vec4(struct l5 h)
+{
+    return carry26("h=(h+m)r^4", mul26("(h+m)r^4", add5(h, msg26()), R4), chain_vec, 7, 32);
+}
+
+static struct l5 step_vec4x2(struct l5 h)
+{
+    struct l5 d = add5(mul26("m r^4", msg26(), R4), mul26("(h+m)r^8", add5(h, msg26()), R8));
+    return carry26("h=m r^4+(h+m)r^8", d, chain_vec, 7, 32);
+}
+
+static struct l5 step_vec8(struct l5 h)
+{
+    return carry26("h=(h+m)r^8", mul26("(h+m)r^8", add5(h, msg26()), R8), chain_vec, 7, 32);
+}
+
+/* the lanes' products summed before the last carry (carry_out) */
+static void lane_sum(const char *name, struct l5 h, int lanes)
+{
+    snprintf(model, sizeof model, "%s", name);
+    printing = 1;
+    struct l5 d = mul26("last (h+m)r^k", add5(h, msg26()), R8);
+    char buf[96];
+    for (int i = 0; i < 5; i++) {
+        snprintf(buf, sizeof buf, "%d lanes summed, column d%d", lanes, i);
+        bound(buf, mul(d.v[i], (u128)lanes), 64);
+    }
+    printing = 0;
+}
+
+/* the bound h reaches in a loop, for lane_sum */
+static struct l5 settle(struct l5 h, struct l5 (*step)(struct l5))
+{
+    int save = printing;
+    printing = 0;
+    for (int it = 0; it < 200; it++) {
+        struct l5 n = step(h);
+        for (int i = 0; i < 5; i++)
+            if (n.v[i] < h.v[i])
+                n.v[i] = h.v[i];
+        if (same5(n, h))
+            break;
+        h = n;
+    }
+    printing = save;
+    return h;
+}
+
+/* powers r^2, r^4, r^8: products of powers through a chain */
+static struct l5 power(struct l5 a, const struct step *s, int n)
+{
+    int save = printing;
+    printing = 0;
+    struct l5 o = carry26("power", mul26("power product", a, a), s, n, 32);
+    printing = save;
+    return o;
+}
+
+/* ---- radix 2^64 (generic-r64 and every kernel's scalar path) ---- */
+static void model_r64(void)
+{
+    snprintf(model, sizeof model, "r64 core");
+    const u128 r0 = 0x0ffffffc0fffffffULL, r1 = 0x0ffffffc0ffffffcULL;
+    const u128 s1 = (r1 >> 2) * 5, r0x5 = r0 * 5, w = pow2(64) - 1;
+    u128 h2 = 4, prev = 0;            /* h2 <= 4 when h enters from a fold */
+    int it;
+    for (it = 0; it < 200 && h2 != prev; it++) {
+        prev = h2;
+        for (int pass = 0; pass < 2; pass++) {
+            printing = pass == 1 && it > 0 && h2 == prev;
+            u128 x2 = add(h2, 1 + 1);      /* h += m: one carry (h1 + c + m1 < 2^65), hibit */
+            bound("h2 + carry + hibit (64-bit register)", x2, 64);
+            bound("s1 = 5 (r1 >> 2)", s1, 64);
+            bound("r0x5 = 5 r0", r0x5, 64);
+            u128 a = add(add(mul(w, r0), mul(w, s1)), mul(x2 >> 2, r0x5));
+            bound("a = h0 r0 + h1 s1 + (h2 >> 2) 5 r0", a, 128);
+            u128 b = add(add(mul(w, r1), mul(w, r0)), mul(x2, s1));
+            bound("b = h0 r1 + h1 r0 + h2 s1", b, 128);
+            b = add(b, a >> 64);
+            bound("b + (a >> 64)", b, 128);
+            u128 n2 = add(b >> 64, mul(3, r0));
+            bound("new h2 = (b >> 64) + (h2 & 3) r0", n2, 64);
+            bound("new h2, as the comment claims", n2, 63);
+            if (pass == 0) {
+                if (n2 > h2)
+                    h2 = n2;
+            }
+        }
+        if (fails)
+            return;
+    }
+    printing = 1;
+    printf("%-16s fixed point after %d steps: h2 below 2^%.2f\n", model, it, lg(h2));
+    printing = 0;
+}
+
+/* ---- radix 2^44, IFMA (ifma_mulred): inputs and exact products below 2^52 ---- */
+struct l3 {
+    u128 v[3];
+};
+
+static u128 lo52(u128 p)
+{
+    return p > pow2(52) - 1 ? pow2(52) - 1 : p;
+}
+
+static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 e)
+{
+    char buf[96];
+    u128 s1 = mul(p.v[1], 20), s2 = mul(p.v[2], 20);
+    for (int i = 0; i < 3; i++) {
+        snprintf(buf, sizeof buf, "%s: IFMA input x%d", what, i);
+        bound(buf, x.v[i], 52);
+        snprintf(buf, sizeof buf, "%s: IFMA input r%d", what, i);
+        bound(buf, p.v[i], 52);
+    }
+    bound("IFMA input s1 = 20 r1", s1, 52);
+    bound("IFMA input s2 = 20 r2", s2, 52);
+    u128 pr[3][3] = {                       /* column i: the three products */
+        {mul(x.v[2], s1), mul(x.v[0], p.v[0]), mul(x.v[1], s2)},
+        {mul(x.v[2], s2), mul(x.v[0], p.v[1]), mul(x.v[1], p.v[0])},
+        {mul(x.v[2], p.v[0]), mul(x.v[0], p.v[2]), mul(x.v[1], p.v[1])},
+    };
+    u128 l[3], g[3];
+    for (int i = 0; i < 3; i++) {
+        l[i] = e.v[i];
+        g[i] = 0;
+        for (int j = 0; j < 3; j++) {
+            l[i] = add(l[i], lo52(pr[i][j]));
+            g[i] = add(g[i], pr[i][j] >> 52);
+        }
+        snprintf(buf, sizeof buf, "%s: low sum l%d", what, i);
+        bound(buf, l[i], 64);
+        snprintf(buf, sizeof buf, "%s: high sum g%d (IFMA input)", what, i);
+        bound(buf, g[i], 52);
+    }
+    bound("g0 << 8 (exact IFMA product)", mul(g[0], 256), 52);
+    bound("g1 << 8 (exact IFMA product)", mul(g[1], 256), 52);
+    bound("g2 << 10 (exact IFMA product)", mul(g[2], 1024), 52);
+    l[1] = add(l[1], mul(g[0], 256));
+    l[2] = add(l[2], mul(g[1], 256));
+    struct l3 o;
+    o.v[0] = l[0] < pow2(44) ? l[0] : pow2(44) - 1;
+    l[1] = add(l[1], l[0] >> 44);
+    bound("l1 + g0<<8 + (l0 >> 44)", l[1], 64);
+    o.v[1] = l[1] < pow2(44) ? l[1] : pow2(44) - 1;
+    l[2] = add(l[2], l[1] >> 44);
+    bound("l2 + g1<<8 + (l1 >> 44)", l[2], 64);
+    o.v[2] = l[2] < pow2(42) ? l[2] : pow2(42) - 1;
+    u128 c = add(l[2] >> 42, mul(g[2], 1024));
+    bound("c = (l2 >> 42) + (g2 << 10) (IFMA input)", c, 52);
+    bound("5 c (exact IFMA product)", mul(c, 5), 52);
+    o.v[0] = add(o.v[0], mul(c, 5));
+    bound("h0 + 5 c (IFMA input, exact >> 44)", o.v[0], 52);
+    if (!drop_carry) {
+        o.v[1] = add(o.v[1], o.v[0] >> 44);
+        o.v[0] = o.v[0] < pow2(44) ? o.v[0] : pow2(44) - 1;
+    }
+    return o;
+}
+
+static void model_ifma(void)
+{
+    snprintf(model, sizeof model, "x86-avx512ifma");
+    const struct l3 m = {{pow2(44) - 1, pow2(44) - 1, pow2(41) - 1}};
+    const struct l3 zero = {{0, 0, 0}};
+    /* clamped r in radix 2^44 */
+    u128 r = ((u128)0x0ffffffc0ffffffcULL << 64) | 0x0ffffffc0fffffffULL;
+    struct l3 p = {{r & (pow2(44) - 1), (r >> 44) & (pow2(44) - 1), r >> 88}};
+    /* powers: products of powers, to a fixed point of their bounds */
+    printing = 0;
+    for (int it = 0; it < 50; it++) {
+        struct l3 n = mulred44("power", p, p, zero);
+        for (int i = 0; i < 3; i++)
+            if (n.v[i] < p.v[i])
+                n.v[i] = p.v[i];
+        if (memcmp(&n, &p, sizeof n) == 0 || fails)
+            break;
+        p = n;
+    }
+    struct l3 h = {{pow2(44) - 1, pow2(44) - 1, pow2(43) - 1}};   /* from radix 2^64 */
+    int it;
+    for (it = 0; it < 200 && !fails; it++) {
+        struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
+        struct l3 n = mulred44("h=(h+m)r^k+e", x, p, m);
+        for (int i = 0; i < 3; i++)
+            if (n.v[i] < h.v[i])
+                n.v[i] = h.v[i];
+        if (memcmp(&n, &h, sizeof n) == 0)
+            break;
+        h = n;
+    }
+    if (fails)
+        return;
+    if (it == 200) {
+        printf("%-16s no fixed point in 200 iterations\n", model);
+        fails++;
+        return;
+    }
+    printing = 1;
+    struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
+    mulred44("h=(h+m)r^k+e", x, p, m);
+    printf("%-16s powers below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
+           "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p.v[0]), lg(p.v[1]), lg(p.v[2]), it,
+           lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
+    printing = 0;
+}
+
+/* ---- radix 2^44, POWER9 vmsumudm: 128-bit column sums of a four-block step ---- */
+static void model_p9(void)
+{
+    snprintf(model, sizeof model, "power-p9");
+    u128 p[3] = {pow2(44) - 1, pow2(44) + pow2(14), pow2(42) - 1};
+    const u128 m[3] = {pow2(44) - 1, pow2(44) - 1, pow2(41) - 1};
+    u128 h[3] = {pow2(44) - 1, pow2(44) - 1, pow2(43) - 1};
+    int it;
+    printing = 0;
+    for (it = 0; it <= 200 && !fails; it++) {
+        u128 x[3], d[3], y[3][3];
+        for (int i = 0; i < 3; i++)
+            x[i] = add(h[i], m[i]);
+        u128 s1 = mul(p[1], 20), s2 = mul(p[2], 20);
+        bound("multiplier 20 r1", s1, 64);
+        bound("multiplier 20 r2", s2, 64);
+        u128 cols[3][3] = {{p[0], s2, s1}, {p[1], p[0], s2}, {p[2], p[1], p[0]}};
+        memcpy(y, cols, sizeof y);
+        for (int i = 0; i < 3; i++) {
+            d[i] = 0;
+            for (int j = 0; j < 3; j++)
+                d[i] = add(d[i], mul(mul(x[j], y[i][j]), 4));   /* four blocks */
+        }
+        bound("column d0 (four blocks, 12 products)", d[0], 128);
+        bound("column d1", d[1], 128);
+        bound("column d2", d[2], 128);
+        bound("d0 >> 44 (64-bit)", d[0] >> 44, 64);
+        u128 n[3], c;
+        c = d[0] >> 44; n[0] = pow2(44) - 1; d[1] = add(d[1], c);
+        c = d[1] >> 44; n[1] = pow2(44) - 1; d[2] = add(d[2], c);
+        c = d[2] >> 42; n[2] = pow2(42) - 1;
+        bound("carry out of limb 2 (64-bit)", c, 64);
+        n[0] = add(n[0], mul(c, 5));
+        if (!drop_carry) {
+            n[1] = add(n[1], n[0] >> 44);
+            n[0] = pow2(44) - 1;
+        }
+        bound("h0 after the fold", n[0], 64);
+        bound("h1 after the chain", n[1], 64);
+        int same = 1;
+        for (int i = 0; i < 3; i++) {
+            if (n[i] > h[i]) {
+                h[i] = n[i];
+                same = 0;
+            }
+        }
+        if (same) {
+            if (printing)
+                break;
+            printing = 1;           /* once more, printing */
+        }
+    }
+    printing = 0;
+    if (!fails && it > 200) {
+        printf("%-16s no fixed point\n", model);
+        fails++;
+    } else if (!fails) {
+        printf("%-16s fixed point after %d steps: h below 2^%.2f 2^%.2f 2^%.2f\n", model, it,
+               lg(h[0]), lg(h[1]), lg(h[2]));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--drop-carry") == 0)
+            drop_carry = 1;
+        else {
+            fprintf(stderr, "usage: bounds [--drop-carry]\n");
+            return 2;
+        }
+    }
+    printf("%-16s %-44s %-11s %-6s %s\n", "model", "bound", "largest", "limit", "margin");
+    model_r64();
+
+    R1 = clamp26();
+    R2 = power(R1, chain_scalar, 6);
+    struct l5 h0 = {{pow2(26) - 1, pow2(26) - 1, pow2(26) - 1, pow2(26) - 1, pow2(26) - 1}};
+    fixed_point("generic-r26", h0, step_r26);
+    fixed_point("generic-r26x2", h0, step_r26x2);
+
+    /* vector kernels: powers through the vector chain; h from radix 2^64
+     * (h2 <= 4) has its top limb below 2^26.33 */
+    R2 = power(R1, chain_vec, 7);
+    R4 = power(R2, chain_vec, 7);
+    R8 = power(R4, chain_vec, 7);
+    struct l5 hv = h0;
+    hv.v[4] = 5 * pow2(24);
+    fixed_point("x86-avx2 1 group", hv, step_vec4);
+    fixed_point("x86-avx2 2 groups", hv, step_vec4x2);
+    lane_sum("x86-avx2 lanes", settle(hv, step_vec4x2), 4);
+    fixed_point("x86-avx512", hv, step_vec8);
+    lane_sum("x86-avx512 lanes", settle(hv, step_vec8), 8);
+    fixed_point("aarch64-neon", hv, step_vec4);
+    lane_sum("aarch64-neon lanes", settle(hv, step_vec4), 4);
+
+    model_ifma();
+    model_p9();
+
+    printf("bounds: %s%s\n", fails ? "FAILED, bounds exceeded: " : "every bound holds",
+           fails ? "see EXCEEDED above" : "");
+    return fails ? 1 : 0;
+}
