@@ -30,6 +30,8 @@
  *       usable kernel when none is named.  --planted: the tag test runs an
  *       early-exit compare instead of polymac_verify (test of the test:
  *       it must be reported as a leak).
+ *       --fixed-random: the key test's fixed class is a fixed random key
+ *       instead of the all-zero key.
  *   dudect --best     prints the kernel automatic selection chooses here
  * Prints one line per test; exit 0 no leak, 1 a leak (|t| > T), 2 usage,
  * 77 nothing could run.
@@ -124,6 +126,8 @@ static uint8_t keys[BATCH][32], tags[BATCH][16];
 static uint8_t cls[BATCH];
 static uint64_t times[BATCH];
 static int planted;
+static int fixed_random;       /* --fixed-random: class 0 a fixed random key, not zero */
+static uint8_t fixed_class_key[32];
 
 /* test of the test: the tag compared byte by byte with an early exit */
 __attribute__((noinline)) static int leaky_verify(const uint8_t *want, const uint8_t *key)
@@ -148,6 +152,10 @@ static double run_test(enum which which, double budget, double *measured)
     memset(w, 0, sizeof w);
     fill(msg, MSGLEN);
     fill(fixed_key, 32);
+    if (fixed_random)
+        memcpy(fixed_class_key, fixed_key, 32);
+    else
+        memset(fixed_class_key, 0, 32);
     if (polymac_auth(right, msg, MSGLEN, fixed_key) != 0)
         return -1;
     *measured = 0;
@@ -157,7 +165,7 @@ static double run_test(enum which which, double budget, double *measured)
             cls[i] = (uint8_t)(rnd() >> 63);
             if (which == T_KEY) {
                 if (cls[i] == 0)
-                    memset(keys[i], 0, 32);
+                    memcpy(keys[i], fixed_class_key, 32);
                 else
                     fill(keys[i], 32);
             } else if (cls[i] == 0) {
@@ -223,6 +231,8 @@ int main(int argc, char **argv)
             threshold = atof(argv[++i]);
         else if (strcmp(argv[i], "--planted") == 0)
             planted = 1;
+        else if (strcmp(argv[i], "--fixed-random") == 0)
+            fixed_random = 1;
         else if (strcmp(argv[i], "--best") == 0) {
             printf("%s\n", polymac_backend_name());    /* the automatic choice */
             return 0;
