@@ -77,6 +77,19 @@ struct polymac_kernel {
      * 16-byte message pays twice as much for state round trips and calls.
      * 0 (the default) always uses the kernel's own functions. */
     size_t scalar_max;
+    /* Bytes of stack below the front end's call that the kernel's
+     * functions may leave key-derived values in (powers of r broadcast or
+     * spilled by the compiler, limbs of r, h): the front end zeroes that
+     * much of the dead stack after every call into the kernel (one policy
+     * for every kernel; README, Security).  Measured depth of the
+     * kernel's deepest call plus a margin; test/test_stack.c fails when a
+     * key-derived word survives below it.  0: the kernel leaves none. */
+    uint32_t stack_bytes;
+    /* The same after a streamed piece of fewer than four blocks, which
+     * every kernel runs in scalar code: 0 where that code is the
+     * radix-2^64 one (h, r in registers), so that a stream of short
+     * pieces does not pay for wiping kilobytes after each. */
+    uint32_t stack_bytes_short;
 };
 
 /*

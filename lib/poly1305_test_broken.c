@@ -41,4 +41,6 @@ const struct polymac_kernel polymac_kernel_test_broken = {
     .init = polymac_init_test_broken,
     .blocks = polymac_blocks_test_broken,
     .emit = polymac_emit_test_broken,
+    .stack_bytes = 2048,      /* generic-r26's */
+    .stack_bytes_short = 512,
 };

@@ -155,6 +155,7 @@ static inline void polymac_lanes4_emit(void *ks, uint8_t tag[16], const uint8_t 
         .blocks = polymac_blocks_##sym,                                            \
         .emit = polymac_lanes4_emit,                                               \
         .scalar_max = (cold) * 16 - 1,                                             \
+        .stack_bytes = 4096,   /* as aarch64-neon: test_stack checks it */         \
     }
 
 #endif

@@ -28,4 +28,5 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
     .blocks = polymac_blocks_generic_r64,
     .emit = polymac_emit_generic_r64,
     .scalar_max = SIZE_MAX,   /* the inline one-shot is this kernel */
+    .stack_bytes = 0,         /* h, r and the key stay in registers */
 };

@@ -360,4 +360,5 @@ const struct polymac_kernel polymac_kernel_x86_avx512 = {
     .blocks = polymac_blocks_x86_avx512,
     .emit = polymac_emit_x86_avx512,
     .scalar_max = POLYMAC_AVX512_SCALAR_MAX,
+    .stack_bytes = 6144,         /* deepest call measured: 4824 bytes */
 };

@@ -1,0 +1,237 @@
+/* test_stack.c -- no key-derived value is left in the dead stack below a
+ *                 call into the library */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+/* For every kernel usable here: a function calls polymac_auth (a 4 KiB
+ * message: every kernel's vector path), polymac_verify, a streamed
+ * message in uneven pieces, and a short one-shot message, and returns;
+ * then a sibling function at the same depth reads its own large
+ * uninitialised stack array, which now holds whatever the library left
+ * below that depth, through a volatile pointer.  The bytes are searched
+ * for words derived from the key: r's limbs in radix 2^26, 2^44 and 2^64,
+ * the same for r^2..r^16 (the powers a kernel precomputes; fully reduced,
+ * which is how a carried power almost always stands), their multiples by
+ * 5 and 20 (the folding factors kernels keep beside them), and s.
+ * Every hit fails the test.  Kernels the CPU cannot run are not listed by
+ * polymac_backend_list and are reported as not tested. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymac.h"
+
+#define SCAN_BYTES (64 * 1024)
+#define NPOW 16
+
+struct target {
+    uint64_t v;
+    unsigned width;          /* 4 or 8 bytes compared */
+    char what[40];
+};
+static struct target targets[NPOW * 40 + 8];
+static size_t ntargets;
+static unsigned char seen[SCAN_BYTES];
+
+static void add(uint64_t v, const char *what, unsigned k)
+{
+    /* values this small turn up in any stack; a fresh key avoids them */
+    if (v < (1u << 16))
+        return;
+    struct target *t = &targets[ntargets++];
+    t->v = v;
+    t->width = v >> 32 ? 8 : 4;
+    snprintf(t->what, sizeof t->what, "%s of r^%u", what, k);
+}
+
+/* a = a b mod p, canonical, in five 26-bit limbs */
+static void mulmod(uint64_t a[5], const uint64_t b[5])
+{
+    unsigned __int128 d[5] = {0};
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            unsigned __int128 pr = (unsigned __int128)a[i] * b[j];
+            if (i + j < 5)
+                d[i + j] += pr;
+            else
+                d[i + j - 5] += pr * 5;
+        }
+    for (int round = 0; round < 3; round++) {
+        unsigned __int128 c = 0;
+        for (int i = 0; i < 5; i++) {
+            d[i] += c;
+            c = d[i] >> 26;
+            d[i] &= 0x3ffffff;
+        }
+        d[0] += c * 5;
+    }
+    /* subtract p once if h >= p */
+    uint64_t g[5], c = 5;
+    for (int i = 0; i < 5; i++) {
+        g[i] = (uint64_t)d[i] + c;
+        c = g[i] >> 26;
+        g[i] &= 0x3ffffff;
+    }
+    int ge = c != 0;   /* h + 5 >= 2^130 */
+    for (int i = 0; i < 5; i++)
+        a[i] = ge ? g[i] : (uint64_t)d[i];
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void make_targets(const uint8_t key[32])
+{
+    uint64_t r0 = le64(key) & UINT64_C(0x0ffffffc0fffffff);
+    uint64_t r1 = le64(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
+    uint64_t r[5] = {r0 & 0x3ffffff, (r0 >> 26) & 0x3ffffff,
+                     ((r0 >> 52) | (r1 << 12)) & 0x3ffffff, (r1 >> 14) & 0x3ffffff, r1 >> 40};
+    uint64_t p[5];
+    memcpy(p, r, sizeof p);
+    ntargets = 0;
+    for (unsigned k = 1; k <= NPOW; k++) {
+        if (k > 1)
+            mulmod(p, r);
+        for (int i = 0; i < 5; i++) {
+            add(p[i], "26-bit limb", k);
+            if (i)
+                add(p[i] * 5, "5 x 26-bit limb", k);
+        }
+        /* the same value as two 64-bit words and three 44-bit limbs */
+        unsigned __int128 v = (unsigned __int128)p[0] | (unsigned __int128)p[1] << 26
+                              | (unsigned __int128)p[2] << 52 | (unsigned __int128)p[3] << 78
+                              | (unsigned __int128)p[4] << 104;
+        uint64_t w0 = (uint64_t)v, w1 = (uint64_t)(v >> 64);
+        uint64_t m44 = (UINT64_C(1) << 44) - 1;
+        uint64_t l0 = w0 & m44, l1 = (uint64_t)(v >> 44) & m44, l2 = (uint64_t)(v >> 88);
+        add(w0, "low 64-bit word", k);
+        add(w1, "high 64-bit word", k);
+        add(w1 + (w1 >> 2), "5/4 high word", k);
+        add(l0, "44-bit limb 0", k);
+        add(l1, "44-bit limb 1", k);
+        add(l2, "44-bit limb 2", k);
+        add(l1 * 20, "20 x 44-bit limb 1", k);
+        add(l2 * 20, "20 x 44-bit limb 2", k);
+    }
+    uint64_t s0 = le64(key + 16), s1 = le64(key + 24);
+    struct target *t = &targets[ntargets++];
+    *t = (struct target){s0, 8, "s (low word)"};
+    t = &targets[ntargets++];
+    *t = (struct target){s1, 8, "s (high word)"};
+}
+
+static uint8_t msg[4096 + 77];
+
+/* What a user's function does with a key; returns nothing secret. */
+__attribute__((noinline)) static int use_key(const uint8_t key[32])
+{
+    uint8_t tag[16];
+    polymac_state st;
+    int rc = polymac_auth(tag, msg, 4096, key);
+    rc |= polymac_verify(tag, msg, 4096, key);
+    rc |= polymac_auth(tag, msg, 64, key);
+    rc |= polymac_init(&st, key);
+    rc |= polymac_update(&st, msg, 13);
+    rc |= polymac_update(&st, msg + 13, 1000);
+    rc |= polymac_update(&st, msg + 1013, 2048);
+    rc |= polymac_update(&st, msg + 3061, 1100);
+    rc |= polymac_final(&st, tag);
+    __asm__ __volatile__("" : : "r"(tag) : "memory");
+    return rc;
+}
+
+/* Short pieces (the front end does not wipe after a piece of fewer than
+ * four blocks), the state outside the stack and not finished yet, so
+ * that nothing wipes after the last piece. */
+static polymac_state open_state;
+
+__attribute__((noinline)) static int use_key_short(const uint8_t key[32])
+{
+    int rc = polymac_init(&open_state, key);
+    for (size_t off = 0; off + 13 <= 1300; off += 13)
+        rc |= polymac_update(&open_state, msg + off, 13);
+    rc |= polymac_update(&open_state, msg + 1300, 50);
+    return rc;
+}
+
+/* A sibling of use_key at the same depth: copies its own uninitialised
+ * frame, the dead stack use_key left, without calling anything first. */
+__attribute__((noinline)) static void read_dead_stack(void)
+{
+    unsigned char area[SCAN_BYTES];
+    volatile unsigned char *v = area;
+    for (size_t i = 0; i < SCAN_BYTES; i++)
+        seen[i] = v[i];
+    __asm__ __volatile__("" : : "r"(area) : "memory");
+}
+
+static size_t find_hits(const char *kernel, size_t report)
+{
+    size_t hits = 0;
+    for (size_t off = 0; off + 8 <= SCAN_BYTES; off += 4) {
+        uint32_t w4;
+        uint64_t w8;
+        memcpy(&w4, seen + off, 4);
+        memcpy(&w8, seen + off, 8);
+        for (size_t t = 0; t < ntargets; t++) {
+            if (targets[t].width == 4 ? w4 != targets[t].v : w8 != targets[t].v)
+                continue;
+            if (hits++ < report)
+                printf("  %s: %s at %zu bytes below the scan's top\n", kernel,
+                       targets[t].what, SCAN_BYTES - off);
+        }
+    }
+    return hits;
+}
+
+int main(void)
+{
+    const char *names[32];
+    size_t n = polymac_backend_list(names, 32), failed = 0;
+    uint64_t seed = 0x57acc0de;
+    for (size_t i = 0; i < sizeof msg; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        msg[i] = (uint8_t)(seed >> 56);
+    }
+    for (size_t k = 0; k < n && k < 32; k++) {
+        size_t hits = 0;
+        if (polymac_backend_select(names[k]) != 0) {
+            printf("FAIL: cannot select listed kernel %s\n", names[k]);
+            failed++;
+            continue;
+        }
+        for (int round = 0; round < 4; round++) {
+            uint8_t key[32];
+            for (int i = 0; i < 32; i++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                key[i] = (uint8_t)(seed >> 56);
+            }
+            make_targets(key);
+            if (use_key(key) != 0) {
+                printf("FAIL: %s: a call failed\n", names[k]);
+                failed++;
+            }
+            read_dead_stack();
+            hits += find_hits(names[k], hits < 8 ? 8 - hits : 0);
+            if (use_key_short(key) != 0) {
+                printf("FAIL: %s: a call failed\n", names[k]);
+                failed++;
+            }
+            read_dead_stack();
+            hits += find_hits(names[k], hits < 8 ? 8 - hits : 0);
+            uint8_t tag[16];
+            polymac_final(&open_state, tag);
+        }
+        printf("%s %s: %zu key-derived words in the dead stack\n", hits ? "FAIL" : "ok",
+               names[k], hits);
+        failed += hits != 0;
+    }
+    polymac_backend_select(NULL);
+    printf("%zu kernels tested (those usable on this CPU), %zu failed\n", n, failed);
+    return failed ? 1 : 0;
+}
