@@ -71,4 +71,14 @@ static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
 void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
                        const uint8_t *msg, size_t len, const uint8_t key[32]);
 
+/* The streaming calls as the library makes them (hidden, never through
+ * the PLT): polymac_init's work with a given kernel, polymac_update's
+ * body, polymac_final without its argument checks.  The self-test streams
+ * its known answers through them. */
+struct polymac_state;
+void polymac_init_with(const struct polymac_kernel *k, struct polymac_state *st,
+                       const uint8_t key[32]);
+int polymac_update_impl(struct polymac_state *st, const void *msg, size_t len);
+int polymac_final_impl(struct polymac_state *st, uint8_t tag[16]);
+
 #endif

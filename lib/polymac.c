@@ -205,6 +205,13 @@ int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES])
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
+    polymac_init_with(k, st, key);
+    return POLYMAC_OK;
+}
+
+void polymac_init_with(const struct polymac_kernel *k, polymac_state *st,
+                       const uint8_t key[32])
+{
     unsigned want = want_offset(st);
     struct front *f = (struct front *)(st->opaque + want);
     uint8_t r[16];
@@ -219,10 +226,14 @@ int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES])
     k->init(kstate(f), r);
     polymac_wipe(r, sizeof r);
     after_kernel(k);
-    return POLYMAC_OK;
 }
 
 int polymac_update(polymac_state *st, const void *msg, size_t len)
+{
+    return polymac_update_impl(st, msg, len);
+}
+
+int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
 {
     const struct polymac_kernel *k;
     struct front *f;
@@ -271,7 +282,7 @@ int polymac_update(polymac_state *st, const void *msg, size_t len)
 }
 
 /* polymac_final without the argument checks (hidden: see auth_impl). */
-static int final_impl(polymac_state *st, uint8_t tag[16])
+int polymac_final_impl(polymac_state *st, uint8_t tag[16])
 {
     const struct polymac_kernel *k;
     struct front *f;
@@ -293,7 +304,7 @@ int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES])
 {
     if (!st || !tag)
         return POLYMAC_EINVAL;
-    return final_impl(st, tag);
+    return polymac_final_impl(st, tag);
 }
 
 int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
@@ -303,7 +314,7 @@ int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
         return POLYMAC_EINVAL;
     /* the state is finished on every path, a NULL tag included: a caller
      * that drops the result must not be left with a live state */
-    int rc = final_impl(st, mine);
+    int rc = polymac_final_impl(st, mine);
     if (!tag) {
         polymac_wipe(mine, sizeof mine);
         return POLYMAC_EINVAL;

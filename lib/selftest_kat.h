@@ -1,0 +1,97 @@
+/* selftest_kat.h -- the known answers of the dispatcher's self-test */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+/*
+ * Every tag below was computed by libsodium's crypto_onetimeauth_poly1305
+ * (one call over the whole message), never by this library:
+ * test/test_kat.c recomputes each of them with libsodium and fails when
+ * one differs; `test_kat --print` prints this file's tag tables as
+ * libsodium computes them.  Included by lib/dispatch.c and that test only.
+ *
+ * What the lengths and pieces reach (block counts per blocks() call):
+ *   - one-shot, all-0xff key and message (every carry at its largest):
+ *     64 bytes (4 blocks) and 2061 (128 blocks + 13 bytes) run whole
+ *     groups only, since 128 is a multiple of 16, 8 and 4; 597 (37 blocks
+ *     + 5) and 2269 (141 + 13) leave a partial group after full ones for
+ *     every group width (37 and 141 are odd, and 37 = 2 x 16 + 5,
+ *     141 = 8 x 16 + 13 = 17 x 8 + 5 = 35 x 4 + 1), and reach the
+ *     four-lane (37) and eight-lane (141) AVX-512 loops, AVX2's r^8 loop
+ *     and IFMA's leading partial group below and above eight blocks.
+ *   - streamed through polymac_init/update/final (the front end's buffer
+ *     splits each piece into a block completing the buffer, then whole
+ *     blocks), key and message from polymac_kat_fill: stream 0 gives the
+ *     calls 1 2 10 11 1 7 1 1 7 16 8 1 4 13 2 2 2 2 2 9 2 32 2 x 8 and a
+ *     padded final block: scalar calls counted towards a cold break-even,
+ *     a cold vector call of fewer than 16 blocks, IFMA's live lanes
+ *     continued by short scalar calls (a pending part, t passing 15), by
+ *     leading partial groups (t + k above and below 16) and by whole
+ *     groups, AVX2's lanes kept across calls and merged by a short call,
+ *     AVX-512's four lanes upgraded to eight.  Stream 1 gives the calls
+ *     20 5 16 11 8 and ends with the lanes live (merged by emit).
+ */
+#ifndef POLYMAC_SELFTEST_KAT_H
+#define POLYMAC_SELFTEST_KAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One-shot lengths, all-0xff key and message. */
+#define POLYMAC_KAT_ONESHOTS 4
+static const size_t polymac_kat_oneshot_len[POLYMAC_KAT_ONESHOTS] = {64, 2061, 597, 2269};
+static const uint8_t polymac_kat_oneshot_tag[POLYMAC_KAT_ONESHOTS][16] = {
+    /* 64 */
+    {0x90, 0x0f, 0xe3, 0x2b, 0xc1, 0x5f, 0xa8, 0xd7, 0xbc, 0xa8, 0xef, 0xe4, 0xc7, 0xe3, 0x7e, 0xb1},
+    /* 2061 */
+    {0x86, 0xf3, 0xea, 0x15, 0xdd, 0xf1, 0x9c, 0x58, 0x94, 0x06, 0x13, 0xe6, 0xda, 0x2c, 0xb7, 0x37},
+    /* 597 */
+    {0x3c, 0x5c, 0xdc, 0xa2, 0xfa, 0x21, 0x36, 0x96, 0xb0, 0x0f, 0x51, 0x36, 0x7b, 0x18, 0x3a, 0x05},
+    /* 2269 */
+    {0x7f, 0x8b, 0x0b, 0xa0, 0xd6, 0xb6, 0xca, 0xce, 0xc2, 0x9a, 0x44, 0xbf, 0x3a, 0xfc, 0xf8, 0xc7},
+};
+/* the longest message, one-shot or streamed */
+#define POLYMAC_KAT_MSG_MAX 2439
+
+/* Streamed messages: piece lengths (0 ends the list), the fill seeds of
+ * key and message. */
+#define POLYMAC_KAT_STREAMS 2
+#define POLYMAC_KAT_PIECES_MAX 40
+struct polymac_kat_stream {
+    uint32_t key_seed, msg_seed;
+    uint16_t pieces[POLYMAC_KAT_PIECES_MAX];
+};
+static const struct polymac_kat_stream polymac_kat_stream[POLYMAC_KAT_STREAMS] = {
+    {0x0b5e55edu, 0x5eed1e55u,
+     {13, 35, 160, 181, 11, 121, 23, 112, 256, 128, 5, 11, 64, 208,
+      32, 32, 32, 32, 32, 144, 32, 512, 32, 32, 32, 32, 32, 32, 32, 32, 7}},
+    {0x600dcafeu, 0x00c0ffeeu, {320, 80, 256, 176, 128}},
+};
+static const uint8_t polymac_kat_stream_tag[POLYMAC_KAT_STREAMS][16] = {
+    /* stream 0, 2439 bytes */
+    {0xb6, 0x5f, 0x09, 0xc6, 0x1a, 0x35, 0x97, 0x18, 0x65, 0x5b, 0x2a, 0xb5, 0x97, 0x68, 0xac, 0x40},
+    /* stream 1, 960 bytes */
+    {0xd4, 0x5d, 0xd6, 0x8e, 0x62, 0x95, 0x0f, 0x62, 0xa0, 0x82, 0x27, 0x89, 0xa4, 0x02, 0x5b, 0x98},
+};
+
+/* Key and message bytes of the streamed answers: xorshift32 from seed,
+ * the top byte of each state (the test recomputes them the same way). */
+static inline void polymac_kat_fill(uint8_t *p, size_t n, uint32_t seed)
+{
+    uint32_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        p[i] = (uint8_t)(x >> 24);
+    }
+}
+
+/* Total length of stream i. */
+static inline size_t polymac_kat_stream_len(unsigned i)
+{
+    size_t n = 0;
+    for (unsigned j = 0; j < POLYMAC_KAT_PIECES_MAX && polymac_kat_stream[i].pieces[j]; j++)
+        n += polymac_kat_stream[i].pieces[j];
+    return n;
+}
+
+#endif
