@@ -17,6 +17,8 @@
 const struct polymac_kernel *const polymac_registry[] = {
 #ifdef POLYMAC_TEST_KERNELS
     &polymac_kernel_test_broken,
+    &polymac_kernel_test_broken_tail,
+    &polymac_kernel_test_broken_stream,
 #endif
 #ifdef POLYMAC_HAVE_AVX512IFMA
     &polymac_kernel_x86_avx512ifma,

@@ -35,8 +35,11 @@ extern const struct polymac_kernel polymac_kernel_s390x_vx;
 #endif
 
 #ifdef POLYMAC_TEST_KERNELS
-/* test builds only (-Dtest_kernels=true): wrong on its vector path */
+/* test builds only (-Dtest_kernels=true): wrong on its vector path, on a
+ * partial group after full ones, on a stream's continued lanes */
 extern const struct polymac_kernel polymac_kernel_test_broken;
+extern const struct polymac_kernel polymac_kernel_test_broken_tail;
+extern const struct polymac_kernel polymac_kernel_test_broken_stream;
 #endif
 
 #endif
