@@ -70,6 +70,9 @@ extern "C" {
 #define POLYMAC_ENOKERNEL   -6  /* no kernel of this build passed its self-test
                                    (a miscompiled library): no MAC is computed
                                    rather than a wrong one */
+#define POLYMAC_ENOMEM      -7  /* batch calls only: memory for the tags of a
+                                   large batch whose tags lie among its
+                                   messages could not be allocated */
 
 /* Streaming state.  Opaque; any address will do (no alignment rule), and
  * a live state may be copied with memcpy and continued from the copy. */
@@ -152,6 +155,52 @@ POLYMAC_EXPORT size_t polymac_backend_list(const char **names, size_t cap);
  * selection only) when no kernel passed its self-test.  On an error the
  * active kernel is unchanged. */
 POLYMAC_EXPORT int polymac_backend_select(const char *name);
+
+/*
+ * Batch calls (since 1.1, version node POLYMAC_1.1): n independent
+ * messages, each with its own key, in one call.  For programs that
+ * authenticate many short messages at once (the packets of a burst, the
+ * records of a write): a kernel with vector lanes puts one message in
+ * each lane, with its own r, and a lane whose message ends takes the next
+ * one, so that a batch of short messages keeps every lane busy where
+ * polymac_auth would run them one after another.  Other kernels, and
+ * messages long enough for the single-message vector code, go through the
+ * one-shot path.  The kernel is the one polymac_auth uses
+ * (polymac_backend_name, POLYMAC_BACKEND).  Any mix of lengths; n may be
+ * 0 (the arrays may then be NULL).  Entry i is msgs[i][0..lens[i]) under
+ * keys[i]; msgs[i] may be NULL when lens[i] is 0.  No alignment rule.
+ * The tags are the same as polymac_auth's, entry by entry.
+ */
+
+/* tags[i] = Poly1305(keys[i], msgs[i][0..lens[i])) for every i < n.
+ * Every message and key is read before any tag is written, so a tag may
+ * lie inside any message or key of the batch (its own entry's or
+ * another's); tags must not overlap one another.
+ * Returns POLYMAC_OK; POLYMAC_EINVAL, before anything is computed, when
+ * n > 0 and tags, msgs, lens or keys is NULL, or some tags[i] or keys[i]
+ * is NULL, or some msgs[i] is NULL with lens[i] > 0; POLYMAC_ENOKERNEL
+ * when no kernel passed its self-test; POLYMAC_ENOMEM when n > 64, some
+ * tag lies inside a message or key of the batch, and the n x 16 bytes
+ * this needs could not be allocated.  On an error no tag is written. */
+POLYMAC_EXPORT int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
+                                      const size_t lens[], const uint8_t *const keys[],
+                                      size_t n);
+
+/* results[i] = POLYMAC_OK when tags[i] is Poly1305(keys[i], msgs[i]),
+ * POLYMAC_EBADTAG when it is not, for every i < n; each comparison takes
+ * the same time for every tag, and every entry is computed and compared
+ * whatever the others give.  results must not overlap a tag, message or
+ * key.
+ * Returns POLYMAC_OK when every tag matches (n = 0 included),
+ * POLYMAC_EBADTAG when at least one does not; POLYMAC_EINVAL, before
+ * anything is computed, when n > 0 and tags, msgs, lens, keys or results
+ * is NULL, or some tags[i] or keys[i] is NULL, or some msgs[i] is NULL
+ * with lens[i] > 0; POLYMAC_ENOKERNEL when no kernel passed its
+ * self-test.  On those two errors results is not written. */
+POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
+polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
+                     const size_t lens[], const uint8_t *const keys[], size_t n,
+                     int results[]);
 
 /* The loaded library's version, e.g. "1.1.0"; a static string.  Cannot
  * fail. */

@@ -71,6 +71,11 @@ static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
 void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
                        const uint8_t *msg, size_t len, const uint8_t key[32]);
 
+/* The front end's stack policy (lib/polymac.c): zeroes k->stack_bytes of
+ * the dead stack below the caller's frame, where a kernel call made from
+ * that frame may have left key-derived values. */
+void polymac_after_kernel(const struct polymac_kernel *k);
+
 /* The streaming calls as the library makes them (hidden, never through
  * the PLT): polymac_init's work with a given kernel, polymac_update's
  * body, polymac_final without its argument checks.  The self-test streams

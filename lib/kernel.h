@@ -90,6 +90,21 @@ struct polymac_kernel {
      * radix-2^64 one (h, r in registers), so that a stream of short
      * pieces does not pay for wiping kilobytes after each. */
     uint32_t stack_bytes_short;
+    /* Optional batch entry (NULL: the batch front end runs each message
+     * through the one-shot path).  out[i] = the tag of msgs[i][0..lens[i])
+     * under keys[i] (32 bytes: r unclamped, then s), for i < n, n >= 1;
+     * msgs[i] is valid for lens[i] bytes (it may be NULL when lens[i] is
+     * 0), at any alignment; no out[i] overlaps a message or a key.  One
+     * message per vector lane, each with its own r; a lane whose message
+     * ends takes the next one.  Messages are public in length only: the
+     * padding of a last partial block and the final reduction of each
+     * lane are constant-time.  Keeps to stack_bytes of stack, like the
+     * other functions, and wipes what it stored of r, h and s.  The front
+     * end hands it only messages of at most lanes_max bytes; longer ones
+     * go through the kernel's one-shot path. */
+    void (*lanes)(uint8_t *const out[], const uint8_t *const msgs[],
+                  const size_t lens[], const uint8_t *const keys[], size_t n);
+    size_t lanes_max;
 };
 
 /*

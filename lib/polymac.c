@@ -135,6 +135,13 @@ static inline void after_kernel_short(const struct polymac_kernel *k)
         burn_stack(k->stack_bytes_short);
 }
 
+/* The same policy for the batch front end (lib/batch.c), called at the
+ * depth of its kernel calls. */
+void polymac_after_kernel(const struct polymac_kernel *k)
+{
+    after_kernel(k);
+}
+
 /* The kernel's own path, out of line: its 1 KiB stack state (never
  * memset: the kernel initialises what it uses and emit wipes it) would
  * otherwise cost every short message a realigned frame. */

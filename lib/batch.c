@@ -1,0 +1,188 @@
+/* batch.c -- the batch calls: many independent messages, one key each,
+ *            across a kernel's vector lanes or through its one-shot path */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymac.h"
+#include "dispatch.h"
+#include "kernels.h"
+#ifdef POLYMAC_HAVE_R64
+#include "generic/r64.h"
+#endif
+
+/* Entries per run: the tags of a run are computed into a private buffer
+ * on the stack (1 KiB) and handed to the kernel's lanes entry at once. */
+#define RUN 64
+
+/* POLYMAC_EINVAL before anything is computed or written. */
+static int check(const void *tags, const void *const msgs[], const size_t lens[],
+                 const uint8_t *const keys[], size_t n)
+{
+    if (n == 0)
+        return POLYMAC_OK;
+    if (!tags || !msgs || !lens || !keys)
+        return POLYMAC_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!keys[i] || (!msgs[i] && lens[i]))
+            return POLYMAC_EINVAL;
+    return POLYMAC_OK;
+}
+
+/* The kernel's one-shot path out of line, as polymac_auth takes it: its
+ * 1 KiB state stays out of the run's frame. */
+__attribute__((noinline)) static void one_kernel(const struct polymac_kernel *k,
+                                                 uint8_t tag[16], const uint8_t *msg,
+                                                 size_t len, const uint8_t key[32])
+{
+    _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
+    polymac_auth_with(k, ks, tag, msg, len, key);
+}
+
+/* out[i] = the tag of entry i < n (n <= RUN): short messages through the
+ * kernel's lanes, the others one by one as polymac_auth would take them.
+ * The stack policy (lib/polymac.c) is applied from this frame, the one
+ * the kernel calls are made from. */
+__attribute__((noinline)) static void run(const struct polymac_kernel *k,
+                                          uint8_t (*out)[16], const void *const msgs[],
+                                          const size_t lens[],
+                                          const uint8_t *const keys[], size_t n)
+{
+    uint8_t *lo[RUN];
+    const uint8_t *lm[RUN], *lk[RUN];
+    size_t ll[RUN], nl = 0;
+    int called = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *msg = msgs[i];
+        size_t len = lens[i];
+        if (k->lanes && len <= k->lanes_max) {
+            lo[nl] = out[i];
+            lm[nl] = msg;
+            ll[nl] = len;
+            lk[nl] = keys[i];
+            nl++;
+            continue;
+        }
+#ifdef POLYMAC_HAVE_R64
+        if (len <= k->scalar_max) {
+            polymac_r64_auth(out[i], msg, len, keys[i]);
+            continue;
+        }
+#endif
+        one_kernel(k, out[i], msg, len, keys[i]);
+        called = 1;
+    }
+    if (nl) {
+        k->lanes(lo, lm, ll, lk, nl);
+        called = 1;
+    }
+    if (called)
+        polymac_after_kernel(k);
+}
+
+/* Whether any tag lies inside the span of the messages and keys (then a
+ * tag written early could change a message or key read later). */
+static int tags_inside(uint8_t *const tags[], const void *const msgs[],
+                       const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t m = (uintptr_t)msgs[i], kp = (uintptr_t)keys[i];
+        if (lens[i]) {
+            lo = m < lo ? m : lo;
+            hi = m + lens[i] > hi ? m + lens[i] : hi;
+        }
+        lo = kp < lo ? kp : lo;
+        hi = kp + 32 > hi ? kp + 32 : hi;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t t = (uintptr_t)tags[i];
+        if (t < hi && t + 16 > lo)
+            return 1;
+    }
+    return 0;
+}
+
+int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
+                       const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    int rc = check(tags, msgs, lens, keys, n);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (!tags[i])
+            return POLYMAC_EINVAL;
+    const struct polymac_kernel *k = polymac_active();
+    if (!k)
+        return POLYMAC_ENOKERNEL;
+    if (n == 0)
+        return POLYMAC_OK;
+
+    /* Every message and key is read before any tag is written: a batch of
+     * one run always, a longer one through a heap buffer when some tag
+     * lies among the inputs (else run by run). */
+    uint8_t local[RUN][16];
+    uint8_t (*all)[16] = NULL;
+    if (n > RUN && tags_inside(tags, msgs, lens, keys, n)) {
+        if (n > SIZE_MAX / 16 || !(all = malloc(n * 16)))
+            return POLYMAC_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i += RUN) {
+        size_t c = n - i < RUN ? n - i : RUN;
+        uint8_t (*out)[16] = all ? all + i : local;
+        run(k, out, msgs + i, lens + i, keys + i, c);
+        if (!all)
+            for (size_t j = 0; j < c; j++)
+                memcpy(tags[i + j], out[j], 16);
+    }
+    if (all) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(tags[i], all[i], 16);
+        free(all);
+    }
+    return POLYMAC_OK;
+}
+
+/* 0 when equal, POLYMAC_EBADTAG otherwise, without a branch on the data. */
+static int compare16(const uint8_t a[16], const uint8_t b[16])
+{
+    unsigned diff = 0;
+    for (int i = 0; i < 16; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    unsigned bad = (diff + 0xff) >> 8;
+    return -(int)bad & POLYMAC_EBADTAG;
+}
+
+int polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
+                         const size_t lens[], const uint8_t *const keys[],
+                         size_t n, int results[])
+{
+    int rc = check(tags, msgs, lens, keys, n);
+    if (rc)
+        return rc;
+    if (n && !results)
+        return POLYMAC_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!tags[i])
+            return POLYMAC_EINVAL;
+    const struct polymac_kernel *k = polymac_active();
+    if (!k)
+        return POLYMAC_ENOKERNEL;
+
+    /* every tag is computed and compared; no early exit on a mismatch */
+    uint8_t local[RUN][16];
+    int acc = 0;
+    for (size_t i = 0; i < n; i += RUN) {
+        size_t c = n - i < RUN ? n - i : RUN;
+        run(k, local, msgs + i, lens + i, keys + i, c);
+        for (size_t j = 0; j < c; j++) {
+            int r = compare16(local[j], tags[i + j]);
+            results[i + j] = r;
+            acc |= r;
+        }
+    }
+    polymac_wipe(local, sizeof local);
+    return acc;
+}

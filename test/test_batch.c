@@ -1,0 +1,312 @@
+/* test_batch.c -- one kernel's batch calls against libsodium: random
+ *                 batches, shared and all-0xff inputs, tags written into
+ *                 other entries' messages, verify, and every misuse */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#include "common.h"
+
+#define MAXN 400
+
+/* One batch: pointers into an arena, the keys, the reference tags. */
+struct batch {
+    uint8_t *tags[MAXN];
+    const void *msgs[MAXN];
+    size_t lens[MAXN];
+    const uint8_t *keys[MAXN];
+    uint8_t keybuf[MAXN][33];        /* keys at odd addresses: keybuf[i] + 1 */
+    uint8_t tagbuf[MAXN][17];        /* tags at odd addresses too */
+    uint8_t ref[MAXN][16];
+    size_t n;
+};
+
+static struct batch B;
+static uint8_t *arena;
+#define ARENA (MAXN * 2100 + 8 * 65600)
+
+static size_t pick_len(uint64_t *seed)
+{
+    uint64_t x = test_rand(seed);
+    switch (x % 16) {
+    case 0: return 65536 + (size_t)(x >> 8) % 40;          /* a few 64 KiB */
+    case 1: return (size_t)(x >> 8) % 17;                  /* within a block */
+    case 2: return 64;
+    default: return (size_t)(x >> 8) % 2001;
+    }
+}
+
+/* Fills B with n entries: lengths from pick_len (at most eight of 64 KiB),
+ * each message at a random misalignment in the arena, each key its own. */
+static void make_batch(size_t n, uint64_t *seed, int all_ff)
+{
+    size_t off = 0, big = 0;
+    B.n = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = pick_len(seed);
+        if (len > 2000 && big++ >= 8)
+            len %= 2001;
+        off += (size_t)(test_rand(seed) % 64);
+        uint8_t *m = arena + off;
+        off += len;
+        B.keys[i] = B.keybuf[i] + 1;
+        if (all_ff) {
+            memset(m, 0xff, len);
+            memset(B.keybuf[i] + 1, 0xff, 32);
+        } else {
+            test_fill(m, len, seed);
+            test_fill(B.keybuf[i] + 1, 32, seed);
+        }
+        B.msgs[i] = len || test_rand(seed) % 2 ? m : NULL;
+        B.lens[i] = len;
+        B.tags[i] = B.tagbuf[i] + 1;
+        oracle(B.ref[i], m, len, B.keys[i]);
+    }
+    ck_assert_uint_le(off, ARENA);
+}
+
+static void check_tags(const char *what)
+{
+    for (size_t i = 0; i < B.n; i++)
+        ck_assert_msg(memcmp(B.tags[i], B.ref[i], 16) == 0, "%s: entry %zu of %zu, length %zu",
+                      what, i, B.n, B.lens[i]);
+}
+
+/* Random batches of 0..100 entries, then of 0..MAXN (several runs), with
+ * verify of the same batch, some tags flipped. */
+START_TEST(random_batches)
+{
+    uint64_t seed = 0xba7c4u;
+    int results[MAXN];
+    for (int iter = 0; iter < 300; iter++) {
+        size_t n = (size_t)(test_rand(&seed) % (iter < 250 ? 101 : MAXN + 1));
+        make_batch(n, &seed, iter % 25 == 7);
+        ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
+        check_tags("auth");
+
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (test_rand(&seed) % 5 == 0) {
+                B.tags[i][test_rand(&seed) % 16] ^= (uint8_t)(1u << (test_rand(&seed) % 8));
+                bad++;
+            }
+            results[i] = 12345;
+        }
+        int rc = polymac_verify_batch((const uint8_t *const *)B.tags, B.msgs, B.lens, B.keys,
+                                      n, results);
+        ck_assert_int_eq(rc, bad ? POLYMAC_EBADTAG : 0);
+        for (size_t i = 0; i < n; i++)
+            ck_assert_int_eq(results[i], memcmp(B.tags[i], B.ref[i], 16) ? POLYMAC_EBADTAG : 0);
+    }
+}
+END_TEST
+
+/* Every batch size 1..40 of messages of every length 0..80 in turn, so
+ * that lanes end and are refilled at every offset. */
+START_TEST(sizes_and_lengths)
+{
+    uint64_t seed = 0x51e5u;
+    for (size_t n = 1; n <= 40; n++) {
+        size_t off = 0;
+        B.n = n;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = (n * 7 + i * 13) % 81;
+            uint8_t *m = arena + off + (i % 3);
+            off += len + 3;
+            test_fill(m, len, &seed);
+            test_fill(B.keybuf[i] + 1, 32, &seed);
+            B.keys[i] = B.keybuf[i] + 1;
+            B.msgs[i] = m;
+            B.lens[i] = len;
+            B.tags[i] = B.tagbuf[i] + 1;
+            oracle(B.ref[i], m, len, B.keys[i]);
+        }
+        ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
+        check_tags("sizes");
+    }
+}
+END_TEST
+
+/* One message under many keys (all lanes reading the same bytes), all
+ * 0xff keys with it, and one key for every entry. */
+START_TEST(duplicates)
+{
+    uint64_t seed = 0xd0bu;
+    static const size_t lens[] = {0, 1, 15, 16, 17, 64, 255, 1024, 1999, 65536};
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+        for (int ff = 0; ff < 3; ff++) {
+            size_t n = 9 + l * 5;
+            uint8_t *m = arena + l;
+            if (ff == 1)
+                memset(m, 0xff, lens[l]);
+            else
+                test_fill(m, lens[l], &seed);
+            B.n = n;
+            for (size_t i = 0; i < n; i++) {
+                if (ff == 1)
+                    memset(B.keybuf[i] + 1, 0xff, 32);
+                else if (ff == 2 && i > 0)
+                    memcpy(B.keybuf[i] + 1, B.keybuf[0] + 1, 32);
+                else
+                    test_fill(B.keybuf[i] + 1, 32, &seed);
+                B.keys[i] = B.keybuf[i] + 1;
+                B.msgs[i] = m;
+                B.lens[i] = lens[l];
+                B.tags[i] = B.tagbuf[i] + 1;
+                oracle(B.ref[i], m, lens[l], B.keys[i]);
+            }
+            ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
+            check_tags("duplicates");
+        }
+    }
+}
+END_TEST
+
+/* Tag i written over the start of entry (i + 1)'s message (and for one
+ * batch over its key): every message and key is read before any tag is
+ * written, in one run and across many (the heap path). */
+START_TEST(tags_in_other_messages)
+{
+    uint64_t seed = 0xa11a5u;
+    static const size_t ns[] = {1, 2, 5, 8, 9, 17, 33, 64, 65, 100, 200, MAXN};
+    for (size_t t = 0; t < sizeof ns / sizeof *ns; t++) {
+        for (int into_keys = 0; into_keys < 2; into_keys++) {
+            size_t n = ns[t], off = 0;
+            uint8_t *m[MAXN];
+            B.n = n;
+            for (size_t i = 0; i < n; i++) {
+                size_t len = 16 + (size_t)(test_rand(&seed) % 300);
+                m[i] = arena + off + 1;
+                off += len + 8;
+                test_fill(m[i], len, &seed);
+                test_fill(B.keybuf[i] + 1, 32, &seed);
+                B.keys[i] = B.keybuf[i] + 1;
+                B.msgs[i] = m[i];
+                B.lens[i] = len;
+                oracle(B.ref[i], m[i], len, B.keys[i]);
+            }
+            for (size_t i = 0; i < n; i++) {
+                size_t j = (i + 1) % n;
+                B.tags[i] = into_keys ? B.keybuf[j] + 1 : m[j];
+            }
+            if (n == 1 && !into_keys)
+                B.tags[0] = m[0] + 3;      /* its own message */
+            ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
+            check_tags(into_keys ? "tags over keys" : "tags over messages");
+        }
+    }
+}
+END_TEST
+
+/* Each documented error; nothing written when one is returned. */
+START_TEST(misuse)
+{
+    uint64_t seed = 0xbadu;
+    int results[MAXN];
+    uint8_t *tags[4];
+    const void *msgs[4];
+    size_t lens[4];
+    const uint8_t *keys[4];
+    uint8_t tb[4][16], kb[4][32], mb[4][40];
+    const uint8_t *ctags[4];
+    for (int i = 0; i < 4; i++) {
+        test_fill(kb[i], 32, &seed);
+        test_fill(mb[i], 40, &seed);
+        memset(tb[i], 0xa5, 16);
+        tags[i] = tb[i];
+        ctags[i] = tb[i];
+        msgs[i] = mb[i];
+        lens[i] = 40;
+        keys[i] = kb[i];
+        results[i] = 777;
+    }
+#define UNTOUCHED() do {                                                      \
+        for (int u = 0; u < 4; u++) {                                         \
+            for (int b = 0; b < 16; b++)                                      \
+                ck_assert_uint_eq(tb[u][b], 0xa5);                           \
+            ck_assert_int_eq(results[u], 777);                                \
+        }                                                                     \
+    } while (0)
+
+    /* n = 0 is valid with or without arrays */
+    ck_assert_int_eq(polymac_auth_batch(NULL, NULL, NULL, NULL, 0), 0);
+    ck_assert_int_eq(polymac_verify_batch(NULL, NULL, NULL, NULL, 0, NULL), 0);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, keys, 0, results), 0);
+    UNTOUCHED();
+
+    ck_assert_int_eq(polymac_auth_batch(NULL, msgs, lens, keys, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_auth_batch(tags, NULL, lens, keys, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_auth_batch(tags, msgs, NULL, keys, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_auth_batch(tags, msgs, lens, NULL, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(NULL, msgs, lens, keys, 4, results), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, NULL, lens, keys, 4, results), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, NULL, keys, 4, results), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, NULL, 4, results), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, keys, 4, NULL), POLYMAC_EINVAL);
+    UNTOUCHED();
+
+    /* one bad entry, last, so that the earlier ones would have been computed */
+    tags[3] = NULL;
+    ctags[3] = NULL;
+    ck_assert_int_eq(polymac_auth_batch(tags, msgs, lens, keys, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, keys, 4, results), POLYMAC_EINVAL);
+    tags[3] = tb[3];
+    ctags[3] = tb[3];
+    UNTOUCHED();
+    keys[3] = NULL;
+    ck_assert_int_eq(polymac_auth_batch(tags, msgs, lens, keys, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, keys, 4, results), POLYMAC_EINVAL);
+    keys[3] = kb[3];
+    UNTOUCHED();
+    msgs[3] = NULL;
+    ck_assert_int_eq(polymac_auth_batch(tags, msgs, lens, keys, 4), POLYMAC_EINVAL);
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, keys, 4, results), POLYMAC_EINVAL);
+    UNTOUCHED();
+    /* a NULL message of length 0 is valid */
+    lens[3] = 0;
+    ck_assert_int_eq(polymac_auth_batch(tags, msgs, lens, keys, 4), 0);
+    for (int i = 0; i < 4; i++) {
+        uint8_t ref[16];
+        oracle(ref, mb[i], lens[i], kb[i]);
+        ck_assert_tag_eq(tb[i], ref);
+    }
+    ck_assert_int_eq(polymac_verify_batch(ctags, msgs, lens, keys, 4, results), 0);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(results[i], 0);
+#undef UNTOUCHED
+}
+END_TEST
+
+/* The batch calls follow polymac_backend_select like polymac_auth. */
+START_TEST(same_kernel_as_auth)
+{
+    uint64_t seed = 0x5a3eu;
+    make_batch(50, &seed, 0);
+    for (size_t i = 0; i < B.n; i++) {
+        uint8_t t[16];
+        ck_assert_int_eq(polymac_auth(t, B.msgs[i], B.lens[i], B.keys[i]), 0);
+        ck_assert_tag_eq(t, B.ref[i]);
+    }
+    ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, B.n), 0);
+    check_tags("after auth");
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    const char *k = test_select_kernel(argc, argv);
+    arena = malloc(ARENA);
+    if (!arena)
+        return 1;
+    Suite *s = suite_create(k);
+    TCase *tc = tcase_create("batch");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, random_batches);
+    tcase_add_test(tc, sizes_and_lengths);
+    tcase_add_test(tc, duplicates);
+    tcase_add_test(tc, tags_in_other_messages);
+    tcase_add_test(tc, misuse);
+    tcase_add_test(tc, same_kernel_as_auth);
+    suite_add_tcase(s, tc);
+    int rc = test_run(s);
+    free(arena);
+    return rc;
+}
