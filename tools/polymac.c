@@ -499,7 +499,7 @@ static int cmd_bench(int argc, char **argv)
             long it = 1;
             for (;;) {
                 run_batch(&cs[c], msg, len, (const uint8_t (*)[32])keys, it, &ns, &tk);
-                if (ns >= target_ns || it > (1l << 40))
+                if (ns >= target_ns || it > (1l << 27))   /* it * 8 fits a 32-bit long */
                     break;
                 it = ns < target_ns / 16 ? it * 8 : (long)(it * target_ns / ns) + 1;
             }
