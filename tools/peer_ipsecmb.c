@@ -7,6 +7,12 @@
 
 #include "peers.h"
 
+/* intel-ipsec-mb's batch submission for polymac bench --batch (NULL until
+ * the library is loaded; tools/polymac.c declares it) */
+typedef int (*peer_batch_fn)(uint8_t *const tags[], const uint8_t *const msgs[],
+                             const size_t lens[], const uint8_t *const keys[], size_t n);
+extern peer_batch_fn peer_ipsecmb_batch;
+
 #ifdef HAVE_IPSECMB_H
 /* Only the struct layouts and constants come from the header: the tool
  * links nothing of the library, whose functions come from dlsym. */
@@ -44,6 +50,45 @@ static int ipsecmb_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const u
     return seen == 1 ? rc : -1;
 }
 
+/* The batch as intel-ipsec-mb's users submit one: every job first (the
+ * manager fills its lanes, completing jobs as lanes fill), then flush
+ * until it is empty; the tags land in tags[i] as jobs complete. */
+static int ipsecmb_auth_batch(uint8_t *const tags[], const uint8_t *const msgs[],
+                              const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    size_t done_n = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        IMB_JOB *job = mgr->get_next_job(mgr);
+        job->cipher_mode = IMB_CIPHER_NULL;
+        job->cipher_direction = IMB_DIR_ENCRYPT;
+        job->chain_order = IMB_ORDER_HASH_CIPHER;
+        job->hash_alg = IMB_AUTH_POLY1305;
+        job->src = msgs[i];
+        job->dst = NULL;
+        job->msg_len_to_cipher_in_bytes = 0;
+        job->cipher_start_src_offset_in_bytes = 0;
+        job->hash_start_src_offset_in_bytes = 0;
+        job->msg_len_to_hash_in_bytes = lens[i];
+        job->u.POLY1305._key = keys[i];
+        job->auth_tag_output = tags[i];
+        job->auth_tag_output_len_in_bytes = 16;
+        for (IMB_JOB *done = mgr->submit_job(mgr); done; done = mgr->get_completed_job(mgr)) {
+            done_n++;
+            if (done->status != IMB_STATUS_COMPLETED)
+                rc = -1;
+        }
+    }
+    for (IMB_JOB *done = mgr->flush_job(mgr); done; done = mgr->flush_job(mgr)) {
+        done_n++;
+        if (done->status != IMB_STATUS_COMPLETED)
+            rc = -1;
+    }
+    return done_n == n ? rc : -1;
+}
+
+peer_batch_fn peer_ipsecmb_batch;
+
 void peer_load_ipsecmb(struct peer *p)
 {
     static const char *const archs[] = {"none", "no-aesni", "sse", "avx", "avx2", "avx512"};
@@ -76,9 +121,12 @@ void peer_load_ipsecmb(struct peer *p)
              a != IMB_ARCH_AVX512 ? "" : ifma ? " -> poly1305_mac_fma_avx512"
                                               : " -> poly1305_mac_plain_avx512");
     p->auth = ipsecmb_auth;
+    peer_ipsecmb_batch = ipsecmb_auth_batch;
 }
 
 #else
+
+peer_batch_fn peer_ipsecmb_batch;
 
 void peer_load_ipsecmb(struct peer *p)
 {
