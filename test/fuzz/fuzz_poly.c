@@ -10,6 +10,8 @@
  *   bytes 2..15   7 split points, 16-bit little-endian, taken mod len+1
  *   bytes 16..47  the key
  *   bytes 48..    the message
+ * Batch mode (every input): the pieces between the split points as the
+ * entries of one polymac_auth_batch / polymac_verify_batch on every kernel.
  * Any difference from libsodium, or any verify that accepts a wrong tag or
  * refuses the right one, aborts: libFuzzer keeps the input as a crash.
  *
@@ -112,6 +114,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (polymac_final(st, tag) != POLYMAC_ESTATE)
         die("a finished state was accepted", kname, len);
+
+    /* batch mode: the pieces between the cut points as entries of one
+     * batch (entry i's key is the key with bytes 0 and 31 xor i), tags
+     * and verify results on every kernel, one tag flipped */
+    {
+        uint8_t bkeys[8][32], btags[8][16], bref[8][16];
+        uint8_t *tp[8];
+        const uint8_t *kp[8], *ctp[8];
+        const void *mp[8];
+        size_t lp[8], from = 0;
+        int res[8];
+        for (unsigned i = 0; i <= ncuts; i++) {
+            memcpy(bkeys[i], key, 32);
+            bkeys[i][0] ^= (uint8_t)i;
+            bkeys[i][31] ^= (uint8_t)i;
+            mp[i] = msg ? msg + from : NULL;
+            lp[i] = cuts[i] - from;
+            kp[i] = bkeys[i];
+            tp[i] = btags[i];
+            ctp[i] = btags[i];
+            crypto_onetimeauth_poly1305(bref[i], lp[i] ? mp[i] : (const uint8_t *)"", lp[i],
+                                        bkeys[i]);
+            from = cuts[i];
+        }
+        for (size_t k = 0; k < nkernels; k++) {
+            if (polymac_backend_select(kernels[k]) != 0
+                || polymac_auth_batch(tp, mp, lp, kp, ncuts + 1) != 0)
+                die("batch failed", kernels[k], len);
+            for (unsigned i = 0; i <= ncuts; i++)
+                if (memcmp(btags[i], bref[i], 16) != 0)
+                    die("batch tag differs from libsodium", kernels[k], lp[i]);
+            unsigned flip = head[4] % (ncuts + 1);
+            btags[flip][head[5] & 15] ^= 1;
+            if (polymac_verify_batch(ctp, mp, lp, kp, ncuts + 1, res) != POLYMAC_EBADTAG)
+                die("batch verify accepted a wrong tag", kernels[k], len);
+            for (unsigned i = 0; i <= ncuts; i++)
+                if (res[i] != (i == flip ? POLYMAC_EBADTAG : 0))
+                    die("batch verify result wrong", kernels[k], lp[i]);
+        }
+    }
     polymac_backend_select(NULL);
     return 0;
 }
