@@ -77,13 +77,19 @@ struct polymac_kernel {
      * 16-byte message pays twice as much for state round trips and calls.
      * 0 (the default) always uses the kernel's own functions. */
     size_t scalar_max;
-    /* Bytes of stack below the front end's call that the kernel's
-     * functions may leave key-derived values in (powers of r broadcast or
-     * spilled by the compiler, limbs of r, h): the front end zeroes that
-     * much of the dead stack after every call into the kernel (one policy
-     * for every kernel; README, Security).  Measured depth of the
-     * kernel's deepest call plus a margin; test/test_stack.c fails when a
-     * key-derived word survives below it.  0: the kernel leaves none. */
+    /* The stack policy (one for every kernel; README, Security): no
+     * key-derived value (powers of r broadcast or spilled by the
+     * compiler, limbs of r, h) is left in dead stack once a call into
+     * the kernel returns; wiping named arrays cannot reach what the
+     * compiler spills, so whole dead frames are zeroed.  Either the
+     * kernel does it, right after each of its deep functions returns
+     * and only for the path that ran, with its own widest stores (the
+     * x86 kernels: lib/x86/burn.h), and declares 0 here; or it declares
+     * here the bytes of stack below the front end's call its functions
+     * may use, and the front end zeroes that much after every call into
+     * it.  Depths are measured (frames, pushes, realignment, red zone)
+     * and rounded up; test/test_stack.c fails when a key-derived word
+     * survives below a call. */
     uint32_t stack_bytes;
     /* The same after a streamed piece of fewer than four blocks, which
      * every kernel runs in scalar code: 0 where that code is the

@@ -3,6 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
+#include "burn.h"
 #include "../kernels.h"
 
 /* tables first, each a whole number of cache lines, for aligned rows */
@@ -107,8 +108,9 @@ static inline __m512i polymac_lanes_up(__m512i x, unsigned n)
  * multiplications the zero lanes waste).  Masked loads read only the
  * message's bytes.  k depends on the length alone: no secret is involved.
  */
-static inline void polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8],
-                                 const uint8_t *in, size_t nblocks, uint32_t hibit)
+static inline __attribute__((always_inline)) void
+polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8], const uint8_t *in, size_t nblocks,
+              uint32_t hibit, const int two)
 {
     /* lane of block j, in the unpacked order */
     static const uint8_t lane_of[8] = {0, 2, 4, 6, 1, 3, 5, 7};
@@ -177,7 +179,7 @@ static inline void polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8],
      * Bounds: the two products each stay below 2^57.2, their sum below
      * 2^58, inside what the carry chain handles (r26vec.h).
      */
-    if (ngroups >= 8) {
+    if (two && ngroups >= 8) {      /* two: the caller wants this loop */
         __m512i q0, q1, q2, q3, q4, t1, t2, t3, t4;
         __m512i m0, m1, m2, m3, m4, e0, e1, e2, e3, e4;
 
@@ -276,6 +278,21 @@ static void polymac_powers_x86_avx512(struct avx512_state *st, unsigned want)
     st->hd.powers = want;
 }
 
+/* The depth of dead stack each vector path leaves, zeroed after it
+ * (burn.h): pushes, the largest realignment and the frame (GCC 12: 32 +
+ * 56 + 3072 bytes with the two-group loop, 32 + 56 and the 8-byte call
+ * of polymac_powers_x86_avx512 without it, 48 + 24 + 320 for four
+ * lanes), rounded up to whole vectors. */
+#ifndef POLYMAC_AVX512_VECTOR16_STACK
+#define POLYMAC_AVX512_VECTOR16_STACK 3200
+#endif
+#ifndef POLYMAC_AVX512_VECTOR8_STACK
+#define POLYMAC_AVX512_VECTOR8_STACK 128
+#endif
+#ifndef POLYMAC_AVX512_VECTOR4_STACK
+#define POLYMAC_AVX512_VECTOR4_STACK 448
+#endif
+
 static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
 {
     struct avx512_state *st = ks;
@@ -283,18 +300,40 @@ static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
 }
 
 /* The vector paths, out of line: inlined, their register and stack set-up
- * would be paid by every short message too. */
-static __attribute__((noinline)) void
-polymac_vector_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
-                          uint32_t hibit, int eight)
+ * would be paid by every short message too.  Three functions, so that a
+ * message leaves only the frame of the path it took: the two-group loop
+ * of core8 (more than eight groups after the first, nblocks > 64) needs
+ * more vectors than there are registers, and GCC gives each spill a slot
+ * of its own (a 3 KiB frame); eight lanes without it need none. */
+static inline __attribute__((always_inline)) void
+polymac_eight_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
+                         uint32_t hibit, const int two)
 {
     polymac_r26vec_to26(&st->hd);
-    if (eight) {
-        /* eight lanes take every block, whatever nblocks mod 8 */
-        polymac_powers_x86_avx512(st, 8);
-        polymac_core8(st->hd.h26, st->table8, in, nblocks, hibit);
-        return;
-    }
+    /* eight lanes take every block, whatever nblocks mod 8 */
+    polymac_powers_x86_avx512(st, 8);
+    polymac_core8(st->hd.h26, st->table8, in, nblocks, hibit, two);
+}
+
+static __attribute__((noinline)) void
+polymac_vector16_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
+                            uint32_t hibit)
+{
+    polymac_eight_x86_avx512(st, in, nblocks, hibit, 1);
+}
+
+static __attribute__((noinline)) void
+polymac_vector8_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
+                           uint32_t hibit)
+{
+    polymac_eight_x86_avx512(st, in, nblocks, hibit, 0);
+}
+
+static __attribute__((noinline)) void
+polymac_vector4_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
+                           uint32_t hibit)
+{
+    polymac_r26vec_to26(&st->hd);
     polymac_powers_x86_avx512(st, 4);
     polymac_r26vec_core4(st->hd.h26, st->table4, NULL, NULL, NULL, 0, in, nblocks / 4, hibit);
     /* up to three blocks are left: the scalar code takes them, and h
@@ -318,8 +357,19 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
     const int eight = nblocks >= POLYMAC_AVX512_MIN8_WARM
                       && (have == 8 || polymac_seen_reaches(seen, nblocks, POLYMAC_AVX512_MIN8_COLD));
 
-    if (four || eight) {
-        polymac_vector_x86_avx512(st, in, nblocks, hibit, eight);
+    if (eight && nblocks > 64) {
+        polymac_vector16_x86_avx512(st, in, nblocks, hibit);
+        polymac_x86_burn(POLYMAC_AVX512_VECTOR16_STACK);
+        return;
+    }
+    if (eight) {
+        polymac_vector8_x86_avx512(st, in, nblocks, hibit);
+        polymac_x86_burn(POLYMAC_AVX512_VECTOR8_STACK);
+        return;
+    }
+    if (four) {
+        polymac_vector4_x86_avx512(st, in, nblocks, hibit);
+        polymac_x86_burn(POLYMAC_AVX512_VECTOR4_STACK);
         return;
     }
     polymac_r26vec_scalar(&st->hd, in, nblocks, hibit);
@@ -360,5 +410,5 @@ const struct polymac_kernel polymac_kernel_x86_avx512 = {
     .blocks = polymac_blocks_x86_avx512,
     .emit = polymac_emit_x86_avx512,
     .scalar_max = POLYMAC_AVX512_SCALAR_MAX,
-    .stack_bytes = 6144,         /* deepest call measured: 4824 bytes */
+    .stack_bytes = 0,            /* its functions zero their own (burn.h) */
 };
