@@ -652,6 +652,7 @@ static int cmd_bench(int argc, char **argv)
         fprintf(stderr, "\r%60s\r", "");
     polymac_backend_select(NULL);
 
+    free(msg);
 #if defined(__x86_64__) || defined(__i386__)
     const char *cunit = "c/B(TSC)";
 #else
