@@ -13,25 +13,10 @@
 #include <string.h>
 
 #include "polymac.h"
+#include "rand.h"
 
 /* meson treats exit code 77 as "skipped" */
 #define TEST_SKIP 77
-
-/* Deterministic xorshift64*: every run tests the same inputs, and a
- * failure names the seed state to reproduce it. */
-static inline uint64_t test_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * UINT64_C(2685821657736338717);
-}
-
-static inline void test_fill(uint8_t *p, size_t n, uint64_t *s)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)(test_rand(s) >> 56);
-}
 
 static inline void oracle(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32])
 {

@@ -13,7 +13,9 @@
  * POLYMAC_ESTATE, never a tag: a registry index means another kernel in
  * the other build (x86-avx512ifma is index 0 in one, generic-r64 in the
  * other), and its state layout another thing again. */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* dlmopen */
+#endif
 #include <dlfcn.h>
 #include <sodium.h>
 #include <stdio.h>

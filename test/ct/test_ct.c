@@ -28,25 +28,15 @@
 #include <valgrind/memcheck.h>
 
 #include "polymac.h"
+#include "../rand.h"
+#include "planted.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
 static uint64_t seed = 0xc7c7c7c7u;
 
-static uint64_t rnd(void)
-{
-    seed ^= seed >> 12;
-    seed ^= seed << 25;
-    seed ^= seed >> 27;
-    return seed * UINT64_C(2685821657736338717);
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)(rnd() >> 56);
-}
+static void fill(uint8_t *p, size_t n) { test_fill(p, n, &seed); }
 
 static int failures;
 
@@ -140,26 +130,6 @@ static void run_kernel(void)
             PUBLIC(msg, len);
         }
     }
-}
-
-/* Tests of the test.  noinline and volatile keep the compiler from turning
- * the planted leaks into branch-free code. */
-__attribute__((noinline)) static int leaky_compare(const uint8_t *a, const uint8_t *b)
-{
-    for (int i = 0; i < 16; i++)
-        if (a[i] != b[i])
-            return POLYMAC_EBADTAG;           /* early exit: time depends on the tag */
-    return 0;
-}
-
-static volatile uint8_t table[256];
-
-__attribute__((noinline)) static unsigned leaky_lookup(const uint8_t *a)
-{
-    unsigned sum = 0;
-    for (int i = 0; i < 16; i++)
-        sum += table[a[i]];                  /* address depends on the tag */
-    return sum;
 }
 
 static int planted(const char *which)

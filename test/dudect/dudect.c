@@ -47,6 +47,7 @@
 #endif
 
 #include "polymac.h"
+#include "../rand.h"
 
 #define MSGLEN 1024
 #define BATCH 5000
@@ -56,19 +57,8 @@
 
 static uint64_t seed = 0x64756465u;
 
-static uint64_t rnd(void)
-{
-    seed ^= seed >> 12;
-    seed ^= seed << 25;
-    seed ^= seed >> 27;
-    return seed * UINT64_C(2685821657736338717);
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)(rnd() >> 56);
-}
+static uint64_t rnd(void) { return test_rand(&seed); }
+static void fill(uint8_t *p, size_t n) { test_fill(p, n, &seed); }
 
 static inline uint64_t cycles(void)
 {

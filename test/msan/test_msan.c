@@ -83,6 +83,8 @@
 #include <string.h>
 
 #include "polymac.h"
+#include "../rand.h"
+#include "../ct/planted.h"
 
 #if defined(__has_feature)
 #  if __has_feature(memory_sanitizer)
@@ -102,19 +104,8 @@
 
 static uint64_t seed = 0x6d73616eu;
 
-static uint64_t rnd(void)
-{
-    seed ^= seed >> 12;
-    seed ^= seed << 25;
-    seed ^= seed >> 27;
-    return seed * UINT64_C(2685821657736338717);
-}
-
-static void fill(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)(rnd() >> 56);
-}
+static uint64_t rnd(void) { return test_rand(&seed); }
+static void fill(uint8_t *p, size_t n) { test_fill(p, n, &seed); }
 
 static int failures;
 static unsigned verdict_clean;      /* verdicts MSan saw as public: see above */
@@ -272,26 +263,6 @@ static void run_kernel(const char *kernel)
             PUBLIC(msg, len);
         }
     }
-}
-
-/* Tests of the test.  noinline and volatile keep the compiler from turning
- * the planted leaks into branch-free code. */
-__attribute__((noinline)) static int leaky_compare(const uint8_t *a, const uint8_t *b)
-{
-    for (int i = 0; i < 16; i++)
-        if (a[i] != b[i])
-            return POLYMAC_EBADTAG;           /* early exit: time depends on the tag */
-    return 0;
-}
-
-static volatile uint8_t table[256];
-
-__attribute__((noinline)) static unsigned leaky_lookup(const uint8_t *a)
-{
-    unsigned sum = 0;
-    for (int i = 0; i < 16; i++)
-        sum += table[a[i]];                  /* address depends on the tag */
-    return sum;
 }
 
 static int planted(const char *which)
