@@ -105,6 +105,39 @@ static int tags_inside(uint8_t *const tags[], const void *const msgs[],
     return 0;
 }
 
+/* Whether the whole batch can go to the kernel's lanes entry as it is:
+ * every message short enough for the lanes, and no tag inside the span
+ * of the messages and keys (so that writing one cannot change an input
+ * read later).  One pass over the entries. */
+static int lanes_direct(const struct polymac_kernel *k, uint8_t *const tags[],
+                        const void *const msgs[], const size_t lens[],
+                        const uint8_t *const keys[], size_t n)
+{
+    if (!k->lanes)
+        return 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    size_t max = 0;
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t m = (uintptr_t)msgs[i], kp = (uintptr_t)keys[i];
+        size_t len = lens[i];
+        max = len > max ? len : max;
+        if (len) {
+            lo = m < lo ? m : lo;
+            hi = m + len > hi ? m + len : hi;
+        }
+        lo = kp < lo ? kp : lo;
+        hi = kp + 32 > hi ? kp + 32 : hi;
+    }
+    if (max > k->lanes_max)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t t = (uintptr_t)tags[i];
+        if (t < hi && t + 16 > lo)
+            return 0;
+    }
+    return 1;
+}
+
 int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
                        const size_t lens[], const uint8_t *const keys[], size_t n)
 {
@@ -119,6 +152,14 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
         return POLYMAC_ENOKERNEL;
     if (n == 0)
         return POLYMAC_OK;
+
+    /* The common case of short messages and tags apart from them: the
+     * lanes write the tags in place, with no copy and no run. */
+    if (lanes_direct(k, tags, msgs, lens, keys, n)) {
+        k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
+        polymac_after_kernel(k);
+        return POLYMAC_OK;
+    }
 
     /* Every message and key is read before any tag is written: a batch of
      * one run always, a longer one through a heap buffer when some tag
@@ -145,16 +186,6 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
     return POLYMAC_OK;
 }
 
-/* 0 when equal, POLYMAC_EBADTAG otherwise, without a branch on the data. */
-static int compare16(const uint8_t a[16], const uint8_t b[16])
-{
-    unsigned diff = 0;
-    for (int i = 0; i < 16; i++)
-        diff |= (unsigned)(a[i] ^ b[i]);
-    unsigned bad = (diff + 0xff) >> 8;
-    return -(int)bad & POLYMAC_EBADTAG;
-}
-
 int polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
                          const size_t lens[], const uint8_t *const keys[],
                          size_t n, int results[])
@@ -178,7 +209,7 @@ int polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
         size_t c = n - i < RUN ? n - i : RUN;
         run(k, local, msgs + i, lens + i, keys + i, c);
         for (size_t j = 0; j < c; j++) {
-            int r = compare16(local[j], tags[i + j]);
+            int r = polymac_compare_tags(local[j], tags[i + j]);
             results[i + j] = r;
             acc |= r;
         }

@@ -1001,6 +1001,9 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
     polymac_wipe(st, offsetof(struct ifma_state, pw));
 }
 
+/* the batch entry, on the arithmetic above */
+#include "poly1305_x86_avx512ifma_lanes.h"
+
 const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .name = "x86-avx512ifma",
     .cpu_required = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
@@ -1012,4 +1015,6 @@ const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
      * code either way: let the front end run it inline */
     .scalar_max = IFMA_MIN_BLOCKS_COLD * 16 - 1,
     .stack_bytes = 0,            /* its functions zero their own (burn.h) */
+    .lanes = polymac_lanes_x86_avx512ifma,
+    .lanes_max = IFMA_LANES_MAX,
 };

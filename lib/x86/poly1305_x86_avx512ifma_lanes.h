@@ -1,0 +1,447 @@
+/* poly1305_x86_avx512ifma_lanes.h -- x86-avx512ifma's batch entry: up to
+ *                                    sixteen messages at once, radix 2^44 */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+/*
+ * Included by poly1305_x86_avx512ifma.c, whose arithmetic it shares
+ * (ifma_mulred, ifma_split, the carry analysis at the top of that file).
+ *
+ * One message per 64-bit lane, each lane with its own r (limbs and 20 r1,
+ * 20 r2) and its own h: eight lanes per zmm register, and two such sets
+ * (A: lanes 0-7, B: lanes 8-15) when the batch has more than eight
+ * messages, so that the multiplier runs one set while the other waits for
+ * its carries.  A run takes as many steps as the live lane with the
+ * fewest blocks left in its current segment (its full blocks, then its
+ * padded last block, whose 2^128 bit is 0); then the lanes whose message
+ * ended emit their tags and take the next messages of the batch.
+ *
+ * Everything that touches key or message bytes is vector code, the same
+ * for every value: the keys of the lanes that start are loaded, clamped,
+ * split and multiplied by 20 together and blended in under a mask; the
+ * tags of a set are carried, reduced mod p (a masked select, no branch),
+ * added to s and stored together.  Only lengths, which are public, decide
+ * branches and which lanes a mask covers.
+ *
+ * A single set waits on the latency of each product (the carry chain
+ * follows the multiplications), so it takes two blocks per step with each
+ * lane's r^2: h = (h + m1) r^2 + m2 r, both products summed before one
+ * carry chain (ifma_mul2red).  Two sets hide each other's latency and
+ * take one block per step.
+ *
+ * An idle lane (the batch has no message left for it) reads the blocks of
+ * a live lane, so that its loads stay in bounds; it has r = 0 (and h stays
+ * 0) if it never had a message, else it goes on with its last r and h,
+ * whose tag is never emitted.
+ */
+
+#define IFMA_LANES_N 16
+
+/* Messages of at most this many bytes go through the lanes; longer ones
+ * through the one-shot vector path (measured: see README, Batch). */
+#ifndef IFMA_LANES_MAX
+#define IFMA_LANES_MAX 1024
+#endif
+
+enum { IFMA_LANE_IDLE, IFMA_LANE_FULL, IFMA_LANE_PAD };
+
+/* The bookkeeping of the lanes: lengths and addresses only, plus the
+ * padded last blocks (message bytes). */
+struct ifma_lanes_mgr {
+    const uint8_t *p[IFMA_LANES_N];      /* the lane's next block */
+    const uint8_t *key[IFMA_LANES_N];    /* its key (the zero key when idle) */
+    uint64_t hb[IFMA_LANES_N];           /* 2^128 bit of its blocks, at bit 40 */
+    size_t left[IFMA_LANES_N];           /* blocks left in the segment */
+    size_t idx[IFMA_LANES_N];            /* entry the lane carries */
+    unsigned stage[IFMA_LANES_N];
+    size_t next;                         /* next entry to look at */
+    unsigned cls;                        /* the length class being taken */
+    unsigned classes;                    /* bit c: the batch has class c */
+    _Alignas(64) uint8_t pad[IFMA_LANES_N][16];   /* padded last blocks */
+};
+
+/* A set of eight lanes: h, r, and r^2 when a step takes two blocks. */
+struct ifma_lanes_set {
+    struct ifma_h h;
+    struct ifma_pow r, r2;
+};
+
+static const uint8_t ifma_lanes_zero_key[32];
+
+/* 16 bytes at q[j] + off as lanes j = 0..7: the two registers of four
+ * blocks each that ifma_split takes. */
+IFMA_INLINE void ifma_lanes_gather(const uint8_t *const q[8], size_t off, __m512i *x,
+                                   __m512i *y)
+{
+#define IFMA_LD(j) _mm_loadu_si128((const __m128i *)(q[j] + off))
+    __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(IFMA_LD(0)), IFMA_LD(1), 1);
+    __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(IFMA_LD(2)), IFMA_LD(3), 1);
+    __m256i c = _mm256_inserti128_si256(_mm256_castsi128_si256(IFMA_LD(4)), IFMA_LD(5), 1);
+    __m256i d = _mm256_inserti128_si256(_mm256_castsi128_si256(IFMA_LD(6)), IFMA_LD(7), 1);
+#undef IFMA_LD
+    *x = _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1);
+    *y = _mm512_inserti64x4(_mm512_castsi256_si512(c), d, 1);
+}
+
+/* The blocks at q[j] + off, lane j, carried (limbs below 2^44, 2^44, 2^41). */
+IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t off, __m512i hb)
+{
+    __m512i x, y;
+    ifma_lanes_gather(q, off, &x, &y);
+    return ifma_split(x, y, hb);
+}
+
+/*
+ * a p + b q mod p per lane, carried as ifma_mulred carries: twice the
+ * products into the same six accumulators.  Bounds (the analysis at the
+ * top of poly1305_x86_avx512ifma.c, doubled sums): every factor below
+ * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
+ * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2, both below
+ * the 2^52 at which an IFMA shift or multiplication by 5 stops being
+ * exact; the result has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.
+ */
+IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
+                                       struct ifma_pow q)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
+    struct ifma_h o;
+
+#define IFMA_ACC(f, acc, x, y, i0, j0, i1, j1, i2, j2)                        \
+    f(f(f(acc, x.i0, y.j0), x.i1, y.j1), x.i2, y.j2)
+#define IFMA_D(f, x, y, d0, d1, d2, z0, z1, z2)                               \
+    d0 = IFMA_ACC(f, z0, x, y, h2, s1, h0, r0, h1, s2);                       \
+    d1 = IFMA_ACC(f, z1, x, y, h2, s2, h0, r1, h1, r0);                       \
+    d2 = IFMA_ACC(f, z2, x, y, h2, r0, h0, r2, h1, r1)
+    __m512i l0, l1, l2, g0, g1, g2;
+    IFMA_D(_mm512_madd52lo_epu64, b, q, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
+    IFMA_D(_mm512_madd52hi_epu64, b, q, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
+    IFMA_D(_mm512_madd52lo_epu64, a, p, l0, l1, l2, l0, l1, l2);
+    IFMA_D(_mm512_madd52hi_epu64, a, p, g0, g1, g2, g0, g1, g2);
+#undef IFMA_D
+#undef IFMA_ACC
+
+    l1 = _mm512_madd52lo_epu64(l1, g0, ifma_bcastk(&ifma_k.sh8));
+    l2 = _mm512_madd52lo_epu64(l2, g1, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(l0, m44);
+    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), g2,
+                                      ifma_bcastk(&ifma_k.sh10));
+    o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
+    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(o.h0, m44);
+    return o;
+}
+
+/* (h + m) r, one block per lane */
+IFMA_INLINE struct ifma_h ifma_lanes_step1(struct ifma_h h, struct ifma_h m,
+                                           struct ifma_pow r)
+{
+    const struct ifma_h z = {ifma_zero(), ifma_zero(), ifma_zero()};
+    return ifma_mulred(ifma_add(h, m), r, z);
+}
+
+/*
+ * The lanes under mask k start the messages whose keys q[j] holds: r
+ * clamped and split, 20 r1 and 20 r2, r^2 when pairs, h = 0.  The other
+ * lanes keep theirs.  The keys of every lane are read (an idle lane's is
+ * the zero key), so no lane's key picks an instruction.
+ */
+IFMA_INLINE void ifma_lanes_keys(struct ifma_lanes_set *s, const uint8_t *const q[8],
+                                 __mmask8 k, const int pairs)
+{
+    __m512i x, y;
+    ifma_lanes_gather(q, 0, &x, &y);
+    const __m512i c0 = _mm512_set1_epi64(0x0ffffffc0fffffffLL);
+    const __m512i c1 = _mm512_set1_epi64(0x0ffffffc0ffffffcLL);
+    /* clamping is bytewise the same for both words of a key, lane by lane:
+     * masks alternating in the unsplit registers */
+    const __m512i cm = _mm512_mask_blend_epi64(0xaa, c0, c1);
+    struct ifma_h r = ifma_split(_mm512_and_si512(x, cm), _mm512_and_si512(y, cm),
+                                 _mm512_setzero_si512());
+    const struct ifma_pow p = ifma_mkpow(r.h0, r.h1, r.h2);
+    const __m512i z = _mm512_setzero_si512();
+    s->r.r0 = _mm512_mask_mov_epi64(s->r.r0, k, p.r0);
+    s->r.r1 = _mm512_mask_mov_epi64(s->r.r1, k, p.r1);
+    s->r.r2 = _mm512_mask_mov_epi64(s->r.r2, k, p.r2);
+    s->r.s1 = _mm512_mask_mov_epi64(s->r.s1, k, p.s1);
+    s->r.s2 = _mm512_mask_mov_epi64(s->r.s2, k, p.s2);
+    s->h.h0 = _mm512_mask_mov_epi64(s->h.h0, k, z);
+    s->h.h1 = _mm512_mask_mov_epi64(s->h.h1, k, z);
+    s->h.h2 = _mm512_mask_mov_epi64(s->h.h2, k, z);
+    if (pairs) {
+        const struct ifma_h sq = ifma_mulpow(r, r);
+        const struct ifma_pow p2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
+        s->r2.r0 = _mm512_mask_mov_epi64(s->r2.r0, k, p2.r0);
+        s->r2.r1 = _mm512_mask_mov_epi64(s->r2.r1, k, p2.r1);
+        s->r2.r2 = _mm512_mask_mov_epi64(s->r2.r2, k, p2.r2);
+        s->r2.s1 = _mm512_mask_mov_epi64(s->r2.s1, k, p2.s1);
+        s->r2.s2 = _mm512_mask_mov_epi64(s->r2.s2, k, p2.s2);
+    }
+}
+
+/*
+ * The tags of the set's eight lanes into t (lane j at t + 16 j): h as
+ * ifma_mulred left it (h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42) carried
+ * to limbs of 44, 44, 42 bits (a value below 2^130 + 2^44 < 2 p), then
+ * h - p where h + 5 reaches 2^130, by mask; plus s of key q[j], mod 2^128.
+ */
+IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *const q[8],
+                                 uint8_t t[8][16])
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
+    __m512i h0 = s->h.h0, h1 = s->h.h1, h2 = s->h.h2;
+    h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
+    h1 = _mm512_and_si512(h1, m44);
+    __m512i c = _mm512_srli_epi64(h2, 42);
+    h2 = _mm512_and_si512(h2, m42);
+    h0 = _mm512_add_epi64(h0, _mm512_add_epi64(c, _mm512_slli_epi64(c, 2)));
+    h1 = _mm512_add_epi64(h1, _mm512_srli_epi64(h0, 44));
+    h0 = _mm512_and_si512(h0, m44);
+    h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
+    h1 = _mm512_and_si512(h1, m44);
+    /* g = h + 5 - 2^130 where that is not negative: then h >= p */
+    __m512i g0 = _mm512_add_epi64(h0, _mm512_set1_epi64(5));
+    __m512i g1 = _mm512_add_epi64(h1, _mm512_srli_epi64(g0, 44));
+    __m512i g2 = _mm512_add_epi64(h2, _mm512_srli_epi64(g1, 44));
+    const __mmask8 ge = _mm512_test_epi64_mask(g2, _mm512_set1_epi64(~IFMA_M42));
+    h0 = _mm512_mask_and_epi64(h0, ge, g0, m44);
+    h1 = _mm512_mask_and_epi64(h1, ge, g1, m44);
+    h2 = _mm512_mask_and_epi64(h2, ge, g2, m42);
+    /* two 64-bit words, mod 2^128 */
+    __m512i lo = _mm512_or_si512(h0, _mm512_slli_epi64(h1, 44));
+    __m512i hi = _mm512_or_si512(_mm512_srli_epi64(h1, 20), _mm512_slli_epi64(h2, 24));
+    /* + s */
+    __m512i x, y;
+    const uint8_t *sq[8];
+    for (unsigned j = 0; j < 8; j++)
+        sq[j] = q[j] + 16;
+    ifma_lanes_gather(sq, 0, &x, &y);
+    const __m512i ilo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i ihi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    const __m512i slo = _mm512_permutex2var_epi64(x, ilo, y);
+    const __m512i shi = _mm512_permutex2var_epi64(x, ihi, y);
+    lo = _mm512_add_epi64(lo, slo);
+    hi = _mm512_add_epi64(hi, shi);
+    const __mmask8 cy = _mm512_cmplt_epu64_mask(lo, slo);
+    hi = _mm512_mask_sub_epi64(hi, cy, hi, _mm512_set1_epi64(-1));
+    /* back to the block order: lane j's words at 2 j, 2 j + 1 */
+    const __m512i i0 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i i1 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    _mm512_store_si512((void *)t[0], _mm512_permutex2var_epi64(lo, i0, hi));
+    _mm512_store_si512((void *)t[4], _mm512_permutex2var_epi64(lo, i1, hi));
+}
+
+/* Length classes, longest first: over 64 blocks, 17..64, 5..16, 0..4. */
+static inline unsigned ifma_lanes_class(size_t len)
+{
+    return (len > 64 * 16) + (len > 16 * 16) + (len > 4 * 16);
+}
+
+/*
+ * Lane l takes the next entry with blocks (an empty message's tag is s);
+ * idle when the batch has none left.  Bookkeeping only: the caller loads
+ * the keys of the lanes that changed.  Entries are taken longest class
+ * first, one pass over the batch per class: a long message that started
+ * late would otherwise run on alone while the other lanes idle (with
+ * 7:4:1 of 64, 594 and 1518 bytes, twice the steps).
+ */
+static inline void ifma_lanes_take(struct ifma_lanes_mgr *g, unsigned l, uint8_t *const out[],
+                                   const uint8_t *const msgs[], const size_t lens[],
+                                   const uint8_t *const keys[], size_t n)
+{
+    for (;;) {
+        if (g->next == n) {
+            /* the next class present in the batch, if any */
+            const unsigned below = g->classes & ((1u << g->cls) - 1);
+            if (!below)
+                break;
+            g->cls = 31u - (unsigned)__builtin_clz(below);
+            g->next = 0;
+        }
+        const size_t i = g->next++, len = lens[i], rest = len % 16;
+        if (ifma_lanes_class(len) != g->cls)
+            continue;
+        if (len == 0) {
+            memcpy(out[i], keys[i] + 16, 16);     /* h = 0: the tag is s */
+            continue;
+        }
+        g->key[l] = keys[i];
+        g->idx[l] = i;
+        if (rest)
+            polymac_pad_last(g->pad[l], msgs[i] + (len - rest), rest);
+        if (len >= 16) {
+            g->stage[l] = IFMA_LANE_FULL;
+            g->p[l] = msgs[i];
+            g->hb[l] = ifma_k.hibit[1];
+            g->left[l] = len / 16;
+        } else {
+            g->stage[l] = IFMA_LANE_PAD;
+            g->p[l] = g->pad[l];
+            g->hb[l] = 0;
+            g->left[l] = 1;
+        }
+        return;
+    }
+    g->stage[l] = IFMA_LANE_IDLE;
+    g->key[l] = ifma_lanes_zero_key;
+    g->hb[l] = 0;
+    g->left[l] = 0;
+}
+
+/* m steps of one block in every lane of both sets (two) or of set A, two
+ * blocks a step where pairs. */
+IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, struct ifma_lanes_set *b,
+                                  const uint8_t *const p[IFMA_LANES_N], const uint64_t *hbs,
+                                  size_t m, const int two, const int pairs)
+{
+    const __m512i hba = _mm512_loadu_si512((const void *)hbs);
+    size_t off = 0;
+    if (pairs) {
+        struct ifma_h h = a->h;
+        for (; m >= 2; m -= 2, off += 32) {
+            const struct ifma_h m1 = ifma_lanes_blocks(p, off, hba);
+            const struct ifma_h m2 = ifma_lanes_blocks(p, off + 16, hba);
+            h = ifma_mul2red(ifma_add(h, m1), a->r2, m2, a->r);
+        }
+        if (m)
+            h = ifma_lanes_step1(h, ifma_lanes_blocks(p, off, hba), a->r);
+        a->h = h;
+        return;
+    }
+    struct ifma_h ha = a->h, hb = b->h;
+    const __m512i hbb = _mm512_loadu_si512((const void *)(hbs + 8));
+    for (; m > 0; m--, off += 16) {
+        ha = ifma_lanes_step1(ha, ifma_lanes_blocks(p, off, hba), a->r);
+        if (two)
+            hb = ifma_lanes_step1(hb, ifma_lanes_blocks(p + 8, off, hbb), b->r);
+    }
+    a->h = ha;
+    b->h = hb;
+}
+
+/* The whole batch on two sets (two) or one (pairs: two blocks a step). */
+IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
+                                const uint8_t *const msgs[], const size_t lens[],
+                                const uint8_t *const keys[], size_t n, const int two)
+{
+    const int pairs = !two;
+    const unsigned nl = two ? 16 : 8;
+    _Alignas(64) uint8_t t[8][16];
+    struct ifma_lanes_set a, b;
+
+    g->classes = 0;
+    for (size_t i = 0; i < n; i++)
+        g->classes |= 1u << ifma_lanes_class(lens[i]);
+    g->next = 0;
+    g->cls = 31u - (unsigned)__builtin_clz(g->classes);
+    for (unsigned l = 0; l < nl; l++)
+        ifma_lanes_take(g, l, out, msgs, lens, keys, n);
+    /* every lane loads a key: the masks cover all */
+    const __m512i z = _mm512_setzero_si512();
+    a.h.h0 = a.h.h1 = a.h.h2 = z;
+    a.r.r0 = a.r.r1 = a.r.r2 = a.r.s1 = a.r.s2 = z;
+    a.r2 = a.r;
+    b = a;
+    ifma_lanes_keys(&a, g->key, 0xff, pairs);
+    if (two)
+        ifma_lanes_keys(&b, g->key + 8, 0xff, 0);
+    for (;;) {
+        size_t m = SIZE_MAX;
+        unsigned live = nl;
+        for (unsigned l = 0; l < nl; l++)
+            if (g->stage[l] != IFMA_LANE_IDLE && g->left[l] < m) {
+                m = g->left[l];
+                live = l;
+            }
+        if (live == nl)
+            break;                              /* every lane idle: done */
+        for (unsigned l = 0; l < nl; l++)
+            if (g->stage[l] == IFMA_LANE_IDLE)
+                g->p[l] = g->p[live];
+        ifma_lanes_steps(&a, &b, g->p, g->hb, m, two, pairs);
+        unsigned end = 0;
+        for (unsigned l = 0; l < nl; l++) {
+            if (g->stage[l] == IFMA_LANE_IDLE)
+                continue;
+            g->p[l] += m * 16;
+            g->left[l] -= m;
+            if (g->left[l])
+                continue;
+            if (g->stage[l] == IFMA_LANE_FULL && lens[g->idx[l]] % 16) {
+                g->stage[l] = IFMA_LANE_PAD;
+                g->p[l] = g->pad[l];
+                g->hb[l] = 0;
+                g->left[l] = 1;
+                continue;
+            }
+            end |= 1u << l;
+        }
+        if (!end)
+            continue;
+        for (unsigned set = 0; set < nl / 8; set++) {
+            const unsigned e = (end >> (8 * set)) & 0xff;
+            if (!e)
+                continue;
+            ifma_lanes_tags(set ? &b : &a, g->key + 8 * set, t);
+            for (unsigned j = 0; j < 8; j++)
+                if (e >> j & 1)
+                    memcpy(out[g->idx[8 * set + j]], t[j], 16);
+            /* only lanes that start a message load a key: one that goes
+             * idle keeps its r and h, whose products nobody reads */
+            unsigned k = 0;
+            for (unsigned j = 0; j < 8; j++)
+                if (e >> j & 1) {
+                    ifma_lanes_take(g, 8 * set + j, out, msgs, lens, keys, n);
+                    k |= (g->stage[8 * set + j] != IFMA_LANE_IDLE) << j;
+                }
+            if (k)
+                ifma_lanes_keys(set ? &b : &a, g->key + 8 * set, (__mmask8)k, set ? 0 : pairs);
+        }
+    }
+    polymac_wipe(t, sizeof t);
+}
+
+/*
+ * The depth of dead stack each path leaves, zeroed after it (burn.h):
+ * pushes, the largest realignment, the frame and the red zone its vector
+ * spills use (GCC 12, read from the disassembly), in whole vectors.
+ */
+#ifndef IFMA_LANES_ONE_STACK
+#define IFMA_LANES_ONE_STACK 448
+#endif
+#ifndef IFMA_LANES_TWO_STACK
+#define IFMA_LANES_TWO_STACK 2304
+#endif
+
+static __attribute__((noinline)) void
+ifma_lanes_one(struct ifma_lanes_mgr *g, uint8_t *const out[], const uint8_t *const msgs[],
+               const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    ifma_lanes_run(g, out, msgs, lens, keys, n, 0);
+}
+
+static __attribute__((noinline)) void
+ifma_lanes_two(struct ifma_lanes_mgr *g, uint8_t *const out[], const uint8_t *const msgs[],
+               const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    ifma_lanes_run(g, out, msgs, lens, keys, n, 1);
+}
+
+static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *const msgs[],
+                                         const size_t lens[], const uint8_t *const keys[],
+                                         size_t n)
+{
+    struct ifma_lanes_mgr g;
+    if (n > 8) {
+        ifma_lanes_two(&g, out, msgs, lens, keys, n);
+        polymac_x86_burn(IFMA_LANES_TWO_STACK);
+    } else {
+        ifma_lanes_one(&g, out, msgs, lens, keys, n);
+        polymac_x86_burn(IFMA_LANES_ONE_STACK);
+    }
+    polymac_wipe(g.pad, sizeof g.pad);
+}
