@@ -290,6 +290,41 @@ START_TEST(same_kernel_as_auth)
 }
 END_TEST
 
+/*
+ * h ending at p - 1, p, p + 1 and 2^130 - 1 before the final reduction, in
+ * every lane: with r = 1 a message of three blocks (2^128 - d, 0, 0) gives
+ * h = 2^130 - d exactly, which a lane carries to its tag unreduced, so a
+ * wrong conditional subtraction of p shows.  Batches of 8 (one set of
+ * lanes) and 16 (two), each entry with its own s, the d rotating.
+ */
+START_TEST(h_near_p)
+{
+    static const unsigned ds[] = {6, 5, 4, 1, 3};
+    uint64_t seed = 0x9e4u;
+    for (size_t n = 1; n <= 24; n++) {
+        B.n = n;
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *m = arena + 64 * i + (i % 5);
+            uint8_t *key = B.keybuf[i] + 1;
+            unsigned d = ds[(i + n) % 5];
+            memset(m, 0, 48);
+            memset(m, 0xff, 16);
+            m[0] = (uint8_t)(0x100 - d);                 /* 2^128 - d */
+            memset(key, 0, 16);
+            key[0] = 1;                                  /* r = 1 */
+            test_fill(key + 16, 16, &seed);
+            B.keys[i] = key;
+            B.msgs[i] = m;
+            B.lens[i] = (i % 4 == 3) ? 47 : 48;          /* and a padded block */
+            B.tags[i] = B.tagbuf[i] + 1;
+            oracle(B.ref[i], m, B.lens[i], key);
+        }
+        ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
+        check_tags("h near p");
+    }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     const char *k = test_select_kernel(argc, argv);
@@ -305,6 +340,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, tags_in_other_messages);
     tcase_add_test(tc, misuse);
     tcase_add_test(tc, same_kernel_as_auth);
+    tcase_add_test(tc, h_near_p);
     suite_add_tcase(s, tc);
     int rc = test_run(s);
     free(arena);
