@@ -4,6 +4,7 @@
 #ifndef POLYMAC_DISPATCH_H
 #define POLYMAC_DISPATCH_H
 
+#include "polymac.h"
 #include "kernel.h"
 
 #include <stdatomic.h>
@@ -71,10 +72,25 @@ static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
 void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
                        const uint8_t *msg, size_t len, const uint8_t key[32]);
 
+/* 0 when the tags are equal, POLYMAC_EBADTAG otherwise, without a branch
+ * or an early exit on the data: every verify call compares with this. */
+static inline int polymac_compare_tags(const uint8_t a[16], const uint8_t b[16])
+{
+    unsigned diff = 0;
+    for (int i = 0; i < 16; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    unsigned bad = (diff + 0xff) >> 8;            /* 1 iff diff != 0 */
+    return -(int)bad & POLYMAC_EBADTAG;
+}
+
 /* The front end's stack policy (lib/polymac.c): zeroes k->stack_bytes of
  * the dead stack below the caller's frame, where a kernel call made from
  * that frame may have left key-derived values. */
 void polymac_after_kernel(const struct polymac_kernel *k);
+/* The front end's radix-2^64 one-shot under that policy (out of line and
+ * followed by a zeroing where r64.h's loop is C, lib/polymac.c). */
+void polymac_auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
+                         const uint8_t key[32]);
 
 /* The streaming calls as the library makes them (hidden, never through
  * the PLT): polymac_init's work with a given kernel, polymac_update's

@@ -142,6 +142,52 @@ void polymac_after_kernel(const struct polymac_kernel *k)
     after_kernel(k);
 }
 
+#ifdef POLYMAC_HAVE_R64
+/* The front end's radix-2^64 one-shot (scalar_max), under the same
+ * policy.  Where r64.h runs its block loop as x86-64 assembly, h, r and
+ * the key stay in registers (only the padded last block touches memory,
+ * and it is wiped), so the code is inlined into its caller and costs
+ * nothing more.  Elsewhere the loop is C, and compilers spill r, s1 or h
+ * into the frame (GCC 12 on s390x spills r1): the code runs out of
+ * line, and its dead frame is zeroed at the same depth right after, as
+ * deep as R64_STACK_BYTES: the frame -fstack-usage gives for
+ * auth_scalar_frame, rounded up with room to spare. */
+#ifdef POLYMAC_R64_ASM
+static inline void auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
+                               const uint8_t key[32])
+{
+    polymac_r64_auth(tag, msg, len, key);
+}
+#else
+#if defined(__aarch64__) || defined(__powerpc64__)
+#define R64_STACK_BYTES 256     /* frames of 112 (aarch64), 176 (ppc64le) */
+#elif defined(__s390x__)
+#define R64_STACK_BYTES 512     /* 312, a 160-byte register save area in it */
+#else
+#define R64_STACK_BYTES 512
+#endif
+__attribute__((noinline)) static void auth_scalar_frame(uint8_t tag[16], const uint8_t *msg,
+                                                        size_t len, const uint8_t key[32])
+{
+    polymac_r64_auth(tag, msg, len, key);
+}
+
+static inline void auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
+                               const uint8_t key[32])
+{
+    auth_scalar_frame(tag, msg, len, key);
+    burn_stack(R64_STACK_BYTES);
+}
+#endif
+
+/* The same for the batch front end (lib/batch.c). */
+void polymac_auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
+                         const uint8_t key[32])
+{
+    auth_scalar(tag, msg, len, key);
+}
+#endif
+
 /* The kernel's own path, out of line: its 1 KiB stack state (never
  * memset: the kernel initialises what it uses and emit wipes it) would
  * otherwise cost every short message a realigned frame. */
@@ -163,7 +209,7 @@ static int auth_impl(uint8_t tag[16], const uint8_t *msg, size_t len, const uint
         return POLYMAC_ENOKERNEL;
 #ifdef POLYMAC_HAVE_R64
     if (len <= k->scalar_max) {
-        polymac_r64_auth(tag, msg, len, key);
+        auth_scalar(tag, msg, len, key);
         return POLYMAC_OK;
     }
 #endif
@@ -180,17 +226,6 @@ int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
     return auth_impl(tag, msg, len, key);
 }
 
-/* 0 when equal, POLYMAC_EBADTAG otherwise, without a branch or early exit
- * on the data. */
-static int compare_tags(const uint8_t a[16], const uint8_t b[16])
-{
-    unsigned diff = 0;
-    for (int i = 0; i < 16; i++)
-        diff |= (unsigned)(a[i] ^ b[i]);
-    unsigned bad = (diff + 0xff) >> 8;            /* 1 iff diff != 0 */
-    return -(int)bad & POLYMAC_EBADTAG;
-}
-
 int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
                    const uint8_t key[POLYMAC_KEYBYTES])
 {
@@ -200,7 +235,7 @@ int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t 
     int rc = auth_impl(mine, msg, len, key);
     if (rc)
         return rc;
-    rc = compare_tags(mine, tag);
+    rc = polymac_compare_tags(mine, tag);
     polymac_wipe(mine, sizeof mine);
     return rc;
 }
@@ -328,7 +363,7 @@ int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
     }
     if (rc)
         return rc;
-    rc = compare_tags(mine, tag);
+    rc = polymac_compare_tags(mine, tag);
     polymac_wipe(mine, sizeof mine);
     return rc;
 }
