@@ -200,10 +200,6 @@ static void polymac_emit_x86_avx2(void *ks, uint8_t tag[16], const uint8_t s[16]
         polymac_wipe(&st->hd.r64, sizeof st->hd.r64);
 }
 
-/* the batch entry (poly1305_x86_avx2_lanes.c) */
-void polymac_lanes_x86_avx2(uint8_t *const out[], const uint8_t *const msgs[],
-                            const size_t lens[], const uint8_t *const keys[], size_t n);
-
 const struct polymac_kernel polymac_kernel_x86_avx2 = {
     .name = "x86-avx2",
     .cpu_required = POLYMAC_CPU_X86_AVX2,
@@ -214,6 +210,6 @@ const struct polymac_kernel polymac_kernel_x86_avx2 = {
      * break-even, so blocks() would run the scalar code anyway */
     .scalar_max = POLYMAC_AVX2_COLD_BLOCKS * 16 - 1,
     .stack_bytes = 0,            /* its functions zero their own (burn.h) */
-    .lanes = polymac_lanes_x86_avx2,
-    .lanes_max = 2048,
+    /* no batch lanes: four lanes in radix 2^26, one message each, lost
+     * to the one-shot path at every batch measured (README, Batch) */
 };
