@@ -105,10 +105,11 @@ static int tags_inside(uint8_t *const tags[], const void *const msgs[],
     return 0;
 }
 
-/* Whether the whole batch can go to the kernel's lanes entry as it is:
- * every message short enough for the lanes, and no tag inside the span
- * of the messages and keys (so that writing one cannot change an input
- * read later).  One pass over the entries. */
+/* Whether the whole batch can go to the kernel's lanes entry at once:
+ * 0 no (a message too long for the lanes), 1 yes, writing the tags in
+ * place (none lies inside the span of the messages and keys, so writing
+ * one cannot change an input read later), 2 yes, through a buffer.  One
+ * pass over the entries. */
 static int lanes_direct(const struct polymac_kernel *k, uint8_t *const tags[],
                         const void *const msgs[], const size_t lens[],
                         const uint8_t *const keys[], size_t n)
@@ -133,7 +134,7 @@ static int lanes_direct(const struct polymac_kernel *k, uint8_t *const tags[],
     for (size_t i = 0; i < n; i++) {
         uintptr_t t = (uintptr_t)tags[i];
         if (t < hi && t + 16 > lo)
-            return 0;
+            return 2;
     }
     return 1;
 }
@@ -155,9 +156,22 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
 
     /* The common case of short messages and tags apart from them: the
      * lanes write the tags in place, with no copy and no run. */
-    if (lanes_direct(k, tags, msgs, lens, keys, n)) {
+    const int direct = lanes_direct(k, tags, msgs, lens, keys, n);
+    if (direct == 1) {
         k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
         polymac_after_kernel(k);
+        return POLYMAC_OK;
+    }
+    if (direct == 2 && n <= RUN) {
+        /* tags among the inputs (a tag stored after its message, say):
+         * every input is read before the first tag is written */
+        uint8_t buf[RUN][16], *to[RUN];
+        for (size_t i = 0; i < n; i++)
+            to[i] = buf[i];
+        k->lanes(to, (const uint8_t *const *)msgs, lens, keys, n);
+        polymac_after_kernel(k);
+        for (size_t i = 0; i < n; i++)
+            memcpy(tags[i], buf[i], 16);
         return POLYMAC_OK;
     }
 
