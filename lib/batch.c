@@ -67,7 +67,8 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
         }
 #ifdef POLYMAC_HAVE_R64
         if (len <= k->scalar_max) {
-            polymac_r64_auth(out[i], msg, len, keys[i]);
+            /* out of line: r and h stay out of this frame's spills */
+            polymac_auth_scalar(out[i], msg, len, keys[i]);
             continue;
         }
 #endif
@@ -105,74 +106,81 @@ static int tags_inside(uint8_t *const tags[], const void *const msgs[],
     return 0;
 }
 
-/* Whether the whole batch can go to the kernel's lanes entry at once:
- * 0 no (a message too long for the lanes), 1 yes, writing the tags in
- * place (none lies inside the span of the messages and keys, so writing
- * one cannot change an input read later), 2 yes, through a buffer.  One
- * pass over the entries. */
-static int lanes_direct(const struct polymac_kernel *k, uint8_t *const tags[],
-                        const void *const msgs[], const size_t lens[],
+/*
+ * The one pass over the entries: whether any is invalid (a NULL tag or
+ * key, a NULL message with a non-zero length), the longest message, and
+ * whether the tags' span [tlo, thi) meets the inputs' span [lo, hi) (the
+ * messages with bytes, and the keys).  Spans, not entries: disjoint spans
+ * (the usual layout, tags in an array of their own) prove that writing a
+ * tag cannot change an input read later; meeting spans send the batch
+ * the careful way (every input read before a tag is written), correct
+ * whatever the layout.  Branch-free over the entries; the addresses are
+ * compared as integers.
+ */
+struct scan {
+    int bad;
+    int apart;          /* the tags' span is apart from the inputs' */
+    size_t max;
+};
+
+static struct scan scan(uint8_t *const tags[], const void *const msgs[], const size_t lens[],
                         const uint8_t *const keys[], size_t n)
 {
-    if (!k->lanes)
-        return 0;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    uintptr_t lo = UINTPTR_MAX, hi = 0, tlo = UINTPTR_MAX, thi = 0;
     size_t max = 0;
+    int bad = 0;
     for (size_t i = 0; i < n; i++) {
-        uintptr_t m = (uintptr_t)msgs[i], kp = (uintptr_t)keys[i];
-        size_t len = lens[i];
+        const uintptr_t t = (uintptr_t)tags[i], kp = (uintptr_t)keys[i];
+        const size_t len = lens[i];
+        /* an empty message stands for its key: it has no bytes */
+        const uintptr_t m = len ? (uintptr_t)msgs[i] : kp, me = len ? m + len : kp;
+        bad |= (t == 0) | (kp == 0) | ((uintptr_t)msgs[i] == 0 && len != 0);
         max = len > max ? len : max;
-        if (len) {
-            lo = m < lo ? m : lo;
-            hi = m + len > hi ? m + len : hi;
-        }
+        lo = m < lo ? m : lo;
         lo = kp < lo ? kp : lo;
+        hi = me > hi ? me : hi;
         hi = kp + 32 > hi ? kp + 32 : hi;
+        tlo = t < tlo ? t : tlo;
+        thi = t + 16 > thi ? t + 16 : thi;
     }
-    if (max > k->lanes_max)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        uintptr_t t = (uintptr_t)tags[i];
-        if (t < hi && t + 16 > lo)
-            return 2;
-    }
-    return 1;
+    struct scan r = { bad, thi <= lo || tlo >= hi, max };
+    return r;
 }
 
 int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
                        const size_t lens[], const uint8_t *const keys[], size_t n)
 {
-    int rc = check(tags, msgs, lens, keys, n);
-    if (rc)
-        return rc;
-    for (size_t i = 0; i < n; i++)
-        if (!tags[i])
-            return POLYMAC_EINVAL;
+    if (n == 0)
+        return POLYMAC_OK;
+    if (!tags || !msgs || !lens || !keys)
+        return POLYMAC_EINVAL;
+    const struct scan sc = scan(tags, msgs, lens, keys, n);
+    if (sc.bad)
+        return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    if (n == 0)
-        return POLYMAC_OK;
 
-    /* The common case of short messages and tags apart from them: the
-     * lanes write the tags in place, with no copy and no run. */
-    const int direct = lanes_direct(k, tags, msgs, lens, keys, n);
-    if (direct == 1) {
-        k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
-        polymac_after_kernel(k);
-        return POLYMAC_OK;
-    }
-    if (direct == 2 && n <= RUN) {
-        /* tags among the inputs (a tag stored after its message, say):
-         * every input is read before the first tag is written */
-        uint8_t buf[RUN][16], *to[RUN];
-        for (size_t i = 0; i < n; i++)
-            to[i] = buf[i];
-        k->lanes(to, (const uint8_t *const *)msgs, lens, keys, n);
-        polymac_after_kernel(k);
-        for (size_t i = 0; i < n; i++)
-            memcpy(tags[i], buf[i], 16);
-        return POLYMAC_OK;
+    if (k->lanes && sc.max <= k->lanes_max) {
+        if (sc.apart) {
+            /* the common case: the lanes write the tags in place */
+            k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
+            polymac_after_kernel(k);
+            return POLYMAC_OK;
+        }
+        if (n <= RUN) {
+            /* tags among the inputs (a tag stored after its message,
+             * say): every input is read before the first tag is written */
+            uint8_t buf[RUN][16], *to[RUN];
+            for (size_t i = 0; i < n; i++)
+                to[i] = buf[i];
+            k->lanes(to, (const uint8_t *const *)msgs, lens, keys, n);
+            polymac_after_kernel(k);
+            for (size_t i = 0; i < n; i++)
+                memcpy(tags[i], buf[i], 16);
+            polymac_wipe(buf, n * 16);
+            return POLYMAC_OK;
+        }
     }
 
     /* Every message and key is read before any tag is written: a batch of

@@ -28,5 +28,10 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
     .blocks = polymac_blocks_generic_r64,
     .emit = polymac_emit_generic_r64,
     .scalar_max = SIZE_MAX,   /* the inline one-shot is this kernel */
+#ifdef POLYMAC_R64_ASM
     .stack_bytes = 0,         /* h, r and the key stay in registers */
+#else
+    .stack_bytes = 256,       /* C: GCC 12 spills r on s390x (a 240-byte frame) */
+    .stack_bytes_short = 256,
+#endif
 };
