@@ -47,6 +47,27 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #  endif
 #endif
 
+/* s390x builds run it as inline assembly too: GCC's code for the C loop
+ * copies registers in and out of the even/odd pairs MLGR needs, stores and
+ * reloads intermediates and keeps the loop counter in a floating-point
+ * register.  Same arithmetic and limbs as the C loop (bit-identical h),
+ * the four products of the message words first, then the two of h2, each
+ * multiplying into its own pair so the multiplier never waits for a sum;
+ * only z196 instructions (Debian's s390x baseline).  The pairs and h live
+ * in fixed registers (below); the compiler places the rest.
+ * POLYMAC_R64_PORTABLE and sanitizer builds use C. */
+#if defined(__s390x__) && defined(__GNUC__) && !defined(POLYMAC_R64_PORTABLE)
+#  define POLYMAC_R64_ASM_S390X 1
+#  if defined(__SANITIZE_ADDRESS__)
+#    undef POLYMAC_R64_ASM_S390X
+#  endif
+#  if defined(__has_feature)
+#    if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#      undef POLYMAC_R64_ASM_S390X
+#    endif
+#  endif
+#endif
+
 /* h = (h + m) r mod p for each block, partially reduced.  With
  * h = h0 + h1 2^64 + h2 2^128 and r = r0 + r1 2^64 (4 | r1):
  *   h1 r1 2^128 = h1 (r1/4) 2^130        == s1 h1           (s1 = 5 r1/4)
@@ -118,6 +139,63 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
                   [f1] "=&r"(f1)
                 : [r0] "r"(r0), [r1] "r"(r1), [s1] "r"(s1), [hb] "rme"(hibit)
                 : "rax", "rdx", "cc", "memory");
+    }
+#elif defined(POLYMAC_R64_ASM_S390X)
+    if (nblocks) {
+        /* MLGR p, x: the pair p (even = high, odd = low) = p.odd * x.
+         * t0 and t1 are formed in the odd halves of (r6, r7) and (r8, r9),
+         * where h0 and h1 live between blocks; (r10, r11) and (r0, r1)
+         * take the other products; h2 lives in r14.  r12 and r13 stay the
+         * compiler's (GOT and literal pool pointers), which leaves it four
+         * registers: 5 (h2 >> 2) is formed in the loop rather than kept,
+         * and hibit (public) and r1 are read from memory; that copy of r1
+         * is wiped after the loop. */
+        register uint64_t x0 __asm__("r0"), x1 __asm__("r1");
+        register uint64_t x6 __asm__("r6"), x7 __asm__("r7") = h0;
+        register uint64_t x8 __asm__("r8"), x9 __asm__("r9") = h1;
+        register uint64_t x10 __asm__("r10"), x11 __asm__("r11");
+        register uint64_t x14 __asm__("r14") = h2;
+        uint64_t mem[2] = {hibit, r1};
+        __asm__("0:\n\t"
+                "lrvg %%r11, 0(%[in])\n\t"
+                "lrvg %%r1, 8(%[in])\n\t"
+                "la %[in], 16(%[in])\n\t"
+                "algr %%r7, %%r11\n\t"           /* t = h + m */
+                "alcgr %%r9, %%r1\n\t"
+                "alcg %%r14, %[hb]\n\t"
+                "lg %%r11, %[r1]\n\t"
+                "mlgr %%r10, %%r7\n\t"           /* b = r1 t0 */
+                "lgr %%r1, %[r0]\n\t"
+                "mlgr %%r0, %%r9\n\t"            /*     + r0 t1 */
+                "mlgr %%r6, %[r0]\n\t"           /* a = r0 t0 */
+                "mlgr %%r8, %[s1]\n\t"           /*     + s1 t1 */
+                "algr %%r11, %%r1\n\t"
+                "alcgr %%r10, %%r0\n\t"
+                "algr %%r7, %%r9\n\t"
+                "alcgr %%r6, %%r8\n\t"
+                "lgr %%r1, %[s1]\n\t"
+                "mlgr %%r0, %%r14\n\t"           /* b += s1 h2 */
+                "srlg %%r8, %%r14, 2\n\t"
+                "risbg %%r9, %%r14, 0, 128+61, 0\n\t"
+                "algr %%r9, %%r8\n\t"            /* 5 (h2 >> 2) < 2^63.4 */
+                "mlgr %%r8, %[r0]\n\t"           /* a += 5 (h2 >> 2) r0 */
+                "risbg %%r14, %%r14, 62, 128+63, 0\n\t"
+                "msgr %%r14, %[r0]\n\t"          /* (h2 & 3) r0 */
+                "algr %%r11, %%r1\n\t"
+                "alcgr %%r10, %%r0\n\t"
+                "algr %%r7, %%r9\n\t"            /* h0 = a mod 2^64 */
+                "alcgr %%r6, %%r8\n\t"
+                "algrk %%r9, %%r11, %%r6\n\t"    /* h1 = b + (a >> 64) */
+                "alcgr %%r14, %%r10\n\t"         /* h2 */
+                "brctg %[n], 0b"
+                : "+&r"(x7), "+&r"(x9), "+&r"(x14), "=&r"(x0), "=&r"(x1), "=&r"(x6),
+                  "=&r"(x8), "=&r"(x10), "=&r"(x11), [in] "+&a"(in), [n] "+&d"(nblocks)
+                : [r0] "d"(r0), [s1] "d"(s1), [hb] "m"(mem[0]), [r1] "m"(mem[1])
+                : "cc", "memory");
+        polymac_wipe(mem, sizeof mem);
+        h0 = x7;
+        h1 = x9;
+        h2 = x14;
     }
 #else
     const uint64_t r0x5 = r0 * 5;                     /* < 2^62.4 */

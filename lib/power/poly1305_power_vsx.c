@@ -19,14 +19,14 @@
 typedef __vector unsigned int vu32;
 typedef __vector unsigned long long vu64;
 
-/* Technique (after the PowerISA 2.07 section of OpenSSL's poly1305-ppc.pl
- * and the four-way layout of Linux's AVX2 code): limb i of four
- * consecutive blocks shares one 128-bit register, one block per 32-bit
- * lane.  vmuleuw multiplies lanes 0 and 2 into two 64-bit products,
- * vmulouw lanes 1 and 3, so 50 multiplies advance four blocks by r^4.
- * Lane j accumulates blocks j, j+4, j+8, ...; the last group multiplies
- * lane j by r^(4-j) instead, and the lanes are summed.  POWER has no
- * vector multiply-add usable here (ARM's vmlal), so products and sums are
+/* Technique (after the PowerISA 2.07 section of OpenSSL's poly1305-ppc.pl):
+ * limb i of four consecutive blocks shares one 128-bit register, two
+ * blocks per 64-bit lane (lanes4.h): vmulouw multiplies the low words,
+ * h plus blocks 0 and 1, by r^4, vmuleuw the high words, blocks 2 and 3,
+ * by r^2, and both products go into the same five 64-bit sums, so 50
+ * multiplies advance four blocks, one carry chain follows and the carried
+ * sums are the next step's h as they stand.  POWER has no vector
+ * multiply-add usable here (ARM's vmlal), so products and sums are
  * separate instructions -- the reason OpenSSL measured ~1.43 cycles/byte
  * rather than the sub-1.0 it had projected.
  *
@@ -40,50 +40,71 @@ typedef __vector unsigned long long vu64;
 #define VSX_MIN_BLOCKS_COLD 16
 #define VSX_MIN_BLOCKS_WARM 8
 
+/* 16 bytes from p with lxvd2x alone: on little-endian it yields the two
+ * doublewords swapped, which vsx_load4 undoes for free in its merges
+ * (vec_xl would add an xxpermdi per load on POWER8). */
+static inline vu32 vsx_load_swapped(const uint8_t *p)
+{
+    vu32 v;
+    __asm__("lxvd2x %x0,0,%1" : "=wa"(v) : "r"(p), "m"(*(const uint8_t(*)[16])p));
+    return v;
+}
 
-/* Splits four blocks into limb vectors, lane j = block j. */
+/* Splits four blocks into limb vectors: 64-bit lane j holds block j in its
+ * low word and block j + 2 in its high word (element order a, c, b, d). */
 static inline void vsx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
 {
     const vu32 mask = vec_splats(0x3ffffffu);
-    /* Byte loads reinterpreted as words: on little-endian word k of a
-     * block is its little-endian 32-bit value, with no alignment needed. */
-    vu32 a = (vu32)vec_xl(0, in), b = (vu32)vec_xl(16, in);
-    vu32 c = (vu32)vec_xl(32, in), d = (vu32)vec_xl(48, in);
-    /* 4x4 transpose of 32-bit words */
-    vu32 t0 = vec_mergeh(a, c), t1 = vec_mergeh(b, d);
-    vu32 t2 = vec_mergel(a, c), t3 = vec_mergel(b, d);
-    vu32 w0 = vec_mergeh(t0, t1), w1 = vec_mergel(t0, t1);
-    vu32 w2 = vec_mergeh(t2, t3), w3 = vec_mergel(t2, t3);
+    /* words (2, 3, 0, 1) of each block: lxvd2x's doubleword order */
+    vu32 a = vsx_load_swapped(in), b = vsx_load_swapped(in + 16);
+    vu32 c = vsx_load_swapped(in + 32), d = vsx_load_swapped(in + 48);
+    vu32 t0 = vec_mergel(a, c), t1 = vec_mergel(b, d);   /* a0 c0 a1 c1, b0 d0 b1 d1 */
+    vu32 t2 = vec_mergeh(a, c), t3 = vec_mergeh(b, d);   /* a2 c2 a3 c3, b2 d2 b3 d3 */
+    vu32 w0 = (vu32)vec_mergeh((vu64)t0, (vu64)t1), w1 = (vu32)vec_mergel((vu64)t0, (vu64)t1);
+    vu32 w2 = (vu32)vec_mergeh((vu64)t2, (vu64)t3), w3 = (vu32)vec_mergel((vu64)t2, (vu64)t3);
 
+    /* Word shifts use the low five bits of the count: -6, -12 and -14
+     * are 26, 20 and 18, each one vspltisw (GCC builds 26 from two). */
+    const vu32 s26 = vec_splats((unsigned)-6), s20 = vec_splats((unsigned)-12);
+    const vu32 s18 = vec_splats((unsigned)-14);
     m[0] = vec_and(w0, mask);
-    m[1] = vec_and(vec_or(vec_sr(w0, vec_splats(26u)), vec_sl(w1, vec_splats(6u))), mask);
-    m[2] = vec_and(vec_or(vec_sr(w1, vec_splats(20u)), vec_sl(w2, vec_splats(12u))), mask);
-    m[3] = vec_and(vec_or(vec_sr(w2, vec_splats(14u)), vec_sl(w3, vec_splats(18u))), mask);
+    m[1] = vec_and(vec_or(vec_sr(w0, s26), vec_sl(w1, vec_splats(6u))), mask);
+    m[2] = vec_and(vec_or(vec_sr(w1, s20), vec_sl(w2, vec_splats(12u))), mask);
+    m[3] = vec_and(vec_or(vec_sr(w2, vec_splats(14u)), vec_sl(w3, s18)), mask);
     m[4] = vec_or(vec_sr(w3, vec_splats(8u)), hib);
 }
 
-/* (de, dO) = h * r per lane, before carrying: de holds lanes 0 and 2, dO
- * lanes 1 and 3.  Products that land at 2^130 and above use s = 5 r.
- * Bounds: h < 2^27.01, s < 2^28.33, so five products stay below 2^58. */
-static inline void vsx_mul(vu64 de[5], vu64 dO[5], const vu32 h[5],
-                           const vu32 r[10])
+/* d = h r per lane, before carrying: the low words of x (h plus the
+ * blocks) times the low words of r, the high words of m (the blocks two
+ * later) times the high words of r.  x has the same high words as m, and
+ * passing x for m is what the loop does: a separate m would spare half
+ * the products the wait for h, but the extra five live registers make
+ * GCC spill.  Products that land at 2^130 and above
+ * use s = 5 r.  On little-endian vec_mule takes the low word of each
+ * doubleword (vmulouw), vec_mulo the high one (vmuleuw).  Sums as trees,
+ * the short chain from h to d.  Bounds: x < 2^27.01, s < 2^28.33, so ten
+ * products stay below 2^58.2. */
+static inline void vsx_mul(vu64 d[5], const vu32 x[5], const vu32 m[5], const vu32 r[10])
 {
     #pragma GCC unroll 5
     for (int k = 0; k < 5; k++) {
-        de[k] = vec_mule(h[0], r[k]);
-        dO[k] = vec_mulo(h[0], r[k]);
-        #pragma GCC unroll 4
-        for (int i = 1; i < 5; i++) {
+        vu64 lo[5], hi[5];
+        #pragma GCC unroll 5
+        for (int i = 0; i < 5; i++) {
             vu32 f = i <= k ? r[k - i] : r[10 + k - i];
-            de[k] = vec_add(de[k], vec_mule(h[i], f));
-            dO[k] = vec_add(dO[k], vec_mulo(h[i], f));
+            lo[i] = vec_mule(x[i], f);
+            hi[i] = vec_mulo(m[i], f);
         }
+        vu64 h = vec_add(vec_add(vec_add(hi[0], hi[1]), vec_add(hi[2], hi[3])), hi[4]);
+        d[k] = vec_add(vec_add(vec_add(lo[0], lo[1]), vec_add(lo[2], lo[3])),
+                       vec_add(lo[4], h));
     }
 }
 
 /* Lazy carry on 64-bit lanes (the order of OpenSSL's and Linux's vector
  * code: two chains interleaved, one fold of the top times 5).  Afterwards
- * every limb is below 2^26 + 2^10, so it fits the 32-bit lanes again. */
+ * every limb is below 2^26 + 2^10 with a zero high word: h for the next
+ * step. */
 static inline void vsx_carry(vu64 d[5])
 {
     const vu64 mask = vec_splats(0x3ffffffull);
@@ -100,12 +121,12 @@ static inline void vsx_carry(vu64 d[5])
 }
 
 /* Absorbs 4 ngroups blocks (ngroups >= 1) into h26 and leaves the sum of
- * the lanes, uncarried (each below 2^61), in out. */
+ * the lanes, uncarried (each below 2^60), in out. */
 static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
                        size_t ngroups, uint32_t hibit, uint64_t out[5])
 {
-    vu32 r4[10], rl[10], h[5], m[5];
-    vu64 de[5], dO[5];
+    vu32 r4[10], rl[10], m[5], x[5];
+    vu64 d[5];
     const vu32 hib = vec_splats(hibit << 24);
 
     /* Every small loop is unrolled fully so that GCC keeps these arrays
@@ -117,32 +138,24 @@ static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
     }
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
-        h[i] = (vu32){st->h26[i], 0, 0, 0};   /* h joins lane 0's block */
+        d[i] = (vu64){st->h26[i], 0};         /* h joins lane 0's low block */
 
     for (; ngroups > 1; ngroups--, in += 64) {
         vsx_load4(m, in, hib);
         #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
-            h[i] = vec_add(h[i], m[i]);
-        vsx_mul(de, dO, h, r4);
-        vsx_carry(de);
-        vsx_carry(dO);
-        /* back to four 32-bit lanes: the low word of each 64-bit product
-         * is the even word on little-endian */
-        #pragma GCC unroll 5
-        for (int i = 0; i < 5; i++)
-            h[i] = vec_mergee((vu32)de[i], (vu32)dO[i]);
+            x[i] = vec_add((vu32)d[i], m[i]);
+        vsx_mul(d, x, x, r4);
+        vsx_carry(d);
     }
     vsx_load4(m, in, hib);
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
-        h[i] = vec_add(h[i], m[i]);
-    vsx_mul(de, dO, h, rl);
+        x[i] = vec_add((vu32)d[i], m[i]);
+    vsx_mul(d, x, x, rl);
     #pragma GCC unroll 5
-    for (int i = 0; i < 5; i++) {
-        vu64 t = vec_add(de[i], dO[i]);
-        out[i] = t[0] + t[1];
-    }
+    for (int i = 0; i < 5; i++)
+        out[i] = d[i][0] + d[i][1];
 }
 
 POLYMAC_LANES4_KERNEL(power_vsx, "power-vsx", POLYMAC_CPU_PPC_VSX,

@@ -11,16 +11,16 @@ typedef __vector unsigned char vu8;
 typedef __vector unsigned int vu32;
 typedef __vector unsigned long long vu64;
 
-/* Technique (after the vector section of OpenSSL's poly1305-s390x.pl,
- * laid out like the POWER8 kernel): limb i of four consecutive blocks
- * shares one register, one block per 32-bit lane.  VMALEF/VMALOF multiply
- * the even or odd lanes and add to 64-bit accumulators in one instruction,
- * so advancing four blocks by r^4 is 50 instructions with no separate
- * adds.  Lane j accumulates blocks j, j+4, ...; the last group multiplies
- * lane j by r^(4-j) and the lanes are summed.
+/* Technique (after the vector section of OpenSSL's poly1305-s390x.pl):
+ * limb i of four consecutive blocks shares one register, two blocks per
+ * 64-bit lane (lanes4.h).  VMALOF multiplies the low words (h plus blocks
+ * 0 and 1) by r^4 and VMALEF the high words (blocks 2 and 3) by r^2, each
+ * adding into the same five 64-bit accumulators in one instruction, so
+ * advancing four blocks is 50 multiply-adds, one carry chain and nothing
+ * else: the carried accumulators are the next step's h as they stand.
  *
  * s390x is big-endian: message words are byte-reversed by the same VPERM
- * that transposes them into lanes, and every scalar load goes through
+ * that gathers them into lanes, and every scalar load goes through
  * polymac_load*le.
  *
  * z14's VMSLG (64x64 multiply-sum, like POWER9's vmsumudm) would allow a
@@ -37,58 +37,64 @@ typedef __vector unsigned long long vu64;
 #define VX_MIN_BLOCKS_COLD 8
 #define VX_MIN_BLOCKS_WARM 4
 
-/* VL has no alignment requirement; memcpy lets the compiler emit it
- * without claiming an alignment the pointer lacks. */
+/* VL has no alignment requirement, and vec_xl claims none: one VL with a
+ * displacement per load (memcpy here made GCC add address arithmetic and
+ * prefetches to the loop). */
 static inline vu8 vx_load(const void *p)
 {
-    vu8 v;
-    memcpy(&v, p, 16);
-    return v;
+    return vec_xl(0, (const unsigned char *)p);
 }
 
-/* Splits four blocks into limb vectors, lane j = block j. */
+/* Splits four blocks a, b, c, d into limb vectors: 64-bit lane 0 holds
+ * block a in its low word and c in its high word, lane 1 b and d (big-
+ * endian element order c, a, d, b). */
 static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
 {
-    /* Pick words 0 and 1 (2 and 3) of two blocks, alternating, each with
-     * its bytes reversed: big-endian lanes holding little-endian values. */
-    const vu8 lo01 = {3, 2, 1, 0, 19, 18, 17, 16, 7, 6, 5, 4, 23, 22, 21, 20};
-    const vu8 hi23 = {11, 10, 9, 8, 27, 26, 25, 24, 15, 14, 13, 12, 31, 30, 29, 28};
+    /* words 0 and 1 (2 and 3) of two blocks x, y as y0 x0 y1 x1, each
+     * with its bytes reversed: big-endian lanes holding little-endian
+     * values */
+    const vu8 lo01 = {19, 18, 17, 16, 3, 2, 1, 0, 23, 22, 21, 20, 7, 6, 5, 4};
+    const vu8 hi23 = {27, 26, 25, 24, 11, 10, 9, 8, 31, 30, 29, 28, 15, 14, 13, 12};
+    const vu32 mask = vec_splats(0x3ffffffu);
     vu8 a = vx_load(in), b = vx_load(in + 16);
     vu8 c = vx_load(in + 32), d = vx_load(in + 48);
-    vu64 ab01 = (vu64)vec_perm(a, b, lo01), cd01 = (vu64)vec_perm(c, d, lo01);
-    vu64 ab23 = (vu64)vec_perm(a, b, hi23), cd23 = (vu64)vec_perm(c, d, hi23);
-    vu32 w0 = (vu32)vec_mergeh(ab01, cd01), w1 = (vu32)vec_mergel(ab01, cd01);
-    vu32 w2 = (vu32)vec_mergeh(ab23, cd23), w3 = (vu32)vec_mergel(ab23, cd23);
+    vu64 ac01 = (vu64)vec_perm(a, c, lo01), bd01 = (vu64)vec_perm(b, d, lo01);
+    vu64 ac23 = (vu64)vec_perm(a, c, hi23), bd23 = (vu64)vec_perm(b, d, hi23);
+    vu32 w0 = (vu32)vec_mergeh(ac01, bd01), w1 = (vu32)vec_mergel(ac01, bd01);
+    vu32 w2 = (vu32)vec_mergeh(ac23, bd23), w3 = (vu32)vec_mergel(ac23, bd23);
 
-    m[0] = w0 & 0x3ffffff;
-    m[1] = ((w0 >> 26) | (w1 << 6)) & 0x3ffffff;
-    m[2] = ((w1 >> 20) | (w2 << 12)) & 0x3ffffff;
-    m[3] = ((w2 >> 14) | (w3 << 18)) & 0x3ffffff;
+    /* VERIM (t & ~mask) | (rotl(s, n) & mask) inserts the next word's
+     * bits above the shifted ones: two instructions a limb */
+    m[0] = w0 & mask;
+    m[1] = __builtin_s390_verimf(w0 >> 26, w1, (vu32){0x3ffffc0, 0x3ffffc0, 0x3ffffc0, 0x3ffffc0}, 6);
+    m[2] = __builtin_s390_verimf(w1 >> 20, w2, (vu32){0x3fff000, 0x3fff000, 0x3fff000, 0x3fff000}, 12);
+    m[3] = __builtin_s390_verimf(w2 >> 14, w3, (vu32){0x3fc0000, 0x3fc0000, 0x3fc0000, 0x3fc0000}, 18);
     m[4] = (w3 >> 8) | hib;
 }
 
-/* (de, dO) = h * r per lane, before carrying: de holds lanes 0 and 2, dO
- * lanes 1 and 3.  Products that land at 2^130 and above use s = 5 r.
- * Bounds: h < 2^27.01, s < 2^28.33, so five products stay below 2^58. */
-static inline void vx_mul(vu64 de[5], vu64 dO[5], const vu32 h[5],
-                          const vu32 r[10])
+/* d = h r per lane, before carrying: the low words of x (h plus the
+ * blocks) times the low words of r, the high words of m (the blocks two
+ * later; x has the same high words) times the high words, the latter
+ * first since they do not wait for h.  Products that land at 2^130 and
+ * above use s = 5 r.  Bounds: x < 2^27.01, s < 2^28.33, so ten products
+ * stay below 2^58.2. */
+static inline void vx_mul(vu64 d[5], const vu32 x[5], const vu32 m[5], const vu32 r[10])
 {
     #pragma GCC unroll 5
     for (int k = 0; k < 5; k++) {
-        de[k] = vec_mule(h[0], r[k]);
-        dO[k] = vec_mulo(h[0], r[k]);
+        d[k] = vec_mule(m[0], r[k]);
         #pragma GCC unroll 4
-        for (int i = 1; i < 5; i++) {
-            vu32 f = i <= k ? r[k - i] : r[10 + k - i];
-            de[k] = vec_meadd(h[i], f, de[k]);
-            dO[k] = vec_moadd(h[i], f, dO[k]);
-        }
+        for (int i = 1; i < 5; i++)
+            d[k] = vec_meadd(m[i], i <= k ? r[k - i] : r[10 + k - i], d[k]);
+        #pragma GCC unroll 5
+        for (int i = 0; i < 5; i++)
+            d[k] = vec_moadd(x[i], i <= k ? r[k - i] : r[10 + k - i], d[k]);
     }
 }
 
 /* Lazy carry on 64-bit lanes (two chains interleaved, one fold of the top
- * times 5).  Afterwards every limb is below 2^26 + 2^10, so it fits the
- * 32-bit lanes again. */
+ * times 5).  Afterwards every limb is below 2^26 + 2^10 with a zero high
+ * word: h for the next step. */
 static inline void vx_carry(vu64 d[5])
 {
     const vu64 mask = {0x3ffffff, 0x3ffffff};
@@ -102,15 +108,21 @@ static inline void vx_carry(vu64 d[5])
     c = d[3] >> 26; d[3] &= mask; d[4] += c;
 }
 
+/* GCC's -O3 on s390x adds prefetches for the message to this loop (three
+ * PFD per iteration, on top of the loads that follow at once). */
+#if defined(__GNUC__) && !defined(__clang__)
+#  define VX_NO_PREFETCH __attribute__((optimize("no-prefetch-loop-arrays")))
+#else
+#  define VX_NO_PREFETCH
+#endif
+
 /* Absorbs 4 ngroups blocks (ngroups >= 1) into h26 and leaves the sum of
- * the lanes, uncarried (each below 2^61), in out. */
-static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
+ * the lanes, uncarried (each below 2^60), in out. */
+VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
                       size_t ngroups, uint32_t hibit, uint64_t out[5])
 {
-    /* the low words of the 64-bit lanes, even lanes then odd, interleaved */
-    const vu8 pack = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
-    vu32 r4[10], rl[10], h[5], m[5];
-    vu64 de[5], dO[5];
+    vu32 r4[10], rl[10], m[5], x[5];
+    vu64 d[5];
     const vu32 hib = vec_splats(hibit << 24);
 
     /* Every small loop is unrolled fully so that GCC keeps these arrays
@@ -122,30 +134,24 @@ static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
     }
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
-        h[i] = (vu32){st->h26[i], 0, 0, 0};   /* h joins lane 0's block */
+        d[i] = (vu64){st->h26[i], 0};         /* h joins lane 0's low block */
 
     for (; ngroups > 1; ngroups--, in += 64) {
         vx_load4(m, in, hib);
         #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
-            h[i] += m[i];
-        vx_mul(de, dO, h, r4);
-        vx_carry(de);
-        vx_carry(dO);
-        #pragma GCC unroll 5
-        for (int i = 0; i < 5; i++)
-            h[i] = (vu32)vec_perm((vu8)de[i], (vu8)dO[i], pack);
+            x[i] = (vu32)d[i] + m[i];
+        vx_mul(d, x, m, r4);
+        vx_carry(d);
     }
     vx_load4(m, in, hib);
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
-        h[i] += m[i];
-    vx_mul(de, dO, h, rl);
+        x[i] = (vu32)d[i] + m[i];
+    vx_mul(d, x, m, rl);
     #pragma GCC unroll 5
-    for (int i = 0; i < 5; i++) {
-        vu64 t = de[i] + dO[i];
-        out[i] = t[0] + t[1];
-    }
+    for (int i = 0; i < 5; i++)
+        out[i] = d[i][0] + d[i][1];
 }
 
 POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
