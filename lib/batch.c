@@ -183,12 +183,13 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
         }
     }
 
-    /* Every message and key is read before any tag is written: a batch of
-     * one run always, a longer one through a heap buffer when some tag
-     * lies among the inputs (else run by run). */
+    /* Messages too long for the lanes among them, or a long batch whose
+     * spans meet.  Every message and key is read before any tag is
+     * written: a batch of one run always, a longer one through a heap
+     * buffer when some tag lies among the inputs (else run by run). */
     uint8_t local[RUN][16];
     uint8_t (*all)[16] = NULL;
-    if (n > RUN && tags_inside(tags, msgs, lens, keys, n)) {
+    if (n > RUN && !sc.apart && tags_inside(tags, msgs, lens, keys, n)) {
         if (n > SIZE_MAX / 16 || !(all = malloc(n * 16)))
             return POLYMAC_ENOMEM;
     }

@@ -125,6 +125,42 @@ START_TEST(sizes_and_lengths)
 }
 END_TEST
 
+/* Batches whose messages all have one length (the lanes' path without
+ * refills): every size 1..40, so groups of sixteen end at every lane,
+ * lengths around the block and step boundaries, all 0xff every third. */
+START_TEST(equal_lengths)
+{
+    static const size_t lens[] = {1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64,
+                                  65, 100, 256, 600, 1023, 1024};
+    uint64_t seed = 0xe9a1u;
+    for (size_t n = 1; n <= 40; n++)
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            const size_t len = lens[li];
+            const int ff = (n + li) % 3 == 0;
+            size_t off = 0;
+            B.n = n;
+            for (size_t i = 0; i < n; i++) {
+                uint8_t *m = arena + off + (i % 7);
+                off += len + 7;
+                if (ff) {
+                    memset(m, 0xff, len);
+                    memset(B.keybuf[i] + 1, 0xff, 32);
+                } else {
+                    test_fill(m, len, &seed);
+                    test_fill(B.keybuf[i] + 1, 32, &seed);
+                }
+                B.keys[i] = B.keybuf[i] + 1;
+                B.msgs[i] = m;
+                B.lens[i] = len;
+                B.tags[i] = B.tagbuf[i] + 1;
+                oracle(B.ref[i], m, len, B.keys[i]);
+            }
+            ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
+            check_tags("equal lengths");
+        }
+}
+END_TEST
+
 /* One message under many keys (all lanes reading the same bytes), all
  * 0xff keys with it, and one key for every entry. */
 START_TEST(duplicates)
@@ -336,6 +372,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, random_batches);
     tcase_add_test(tc, sizes_and_lengths);
+    tcase_add_test(tc, equal_lengths);
     tcase_add_test(tc, duplicates);
     tcase_add_test(tc, tags_in_other_messages);
     tcase_add_test(tc, misuse);

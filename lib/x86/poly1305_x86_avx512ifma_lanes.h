@@ -91,35 +91,41 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
 }
 
 /*
- * a p + b q mod p per lane, carried as ifma_mulred carries: twice the
- * products into the same six accumulators.  Bounds (the analysis at the
- * top of poly1305_x86_avx512ifma.c, doubled sums): every factor below
- * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
- * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2, both below
- * the 2^52 at which an IFMA shift or multiplication by 5 stops being
- * exact; the result has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.
+ * The six column sums of a product (low halves l_i at 2^(44 i), high
+ * halves g_i worth (g_i << 8) 2^(44 (i + 1))) carried as ifma_mulred
+ * carries them.  Bounds (the analysis at the top of
+ * poly1305_x86_avx512ifma.c, doubled sums, tools/bounds.c's lanes model):
+ * every factor below 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9,
+ * g2 < 2^38.7; c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c <
+ * 2^51.2; the result has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.
+ *
+ * The lanes wait on this chain (one set), or on it and the ports (two),
+ * so it is written for latency, with 1-cycle shifts and adds as in
+ * ifma_mulpow: 12 cycles from the last product to h1, where the IFMA
+ * shifts and multiplication by 5 of ifma_mulred take 19.  Measured
+ * against that form (IFMA_LANES_IFMA_CARRY, TSC cycles per batch, min of
+ * 400 windows): 8 x 64 B and 16 x 256 B faster with the shifts (README,
+ * Batch).
  */
-IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
-                                       struct ifma_pow q)
+IFMA_INLINE struct ifma_h ifma_lanes_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
+                                           __m512i g1, __m512i g2)
 {
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     struct ifma_h o;
-
-#define IFMA_ACC(f, acc, x, y, i0, j0, i1, j1, i2, j2)                        \
-    f(f(f(acc, x.i0, y.j0), x.i1, y.j1), x.i2, y.j2)
-#define IFMA_D(f, x, y, d0, d1, d2, z0, z1, z2)                               \
-    d0 = IFMA_ACC(f, z0, x, y, h2, s1, h0, r0, h1, s2);                       \
-    d1 = IFMA_ACC(f, z1, x, y, h2, s2, h0, r1, h1, r0);                       \
-    d2 = IFMA_ACC(f, z2, x, y, h2, r0, h0, r2, h1, r1)
-    __m512i l0, l1, l2, g0, g1, g2;
-    IFMA_D(_mm512_madd52lo_epu64, b, q, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
-    IFMA_D(_mm512_madd52hi_epu64, b, q, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
-    IFMA_D(_mm512_madd52lo_epu64, a, p, l0, l1, l2, l0, l1, l2);
-    IFMA_D(_mm512_madd52hi_epu64, a, p, g0, g1, g2, g0, g1, g2);
-#undef IFMA_D
-#undef IFMA_ACC
-
+#ifndef IFMA_LANES_IFMA_CARRY
+    l1 = _mm512_add_epi64(l1, _mm512_add_epi64(_mm512_slli_epi64(g0, 8),
+                                               _mm512_srli_epi64(l0, 44)));
+    o.h0 = _mm512_and_si512(l0, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_slli_epi64(g1, 8));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(g2, 10), _mm512_srli_epi64(l2, 42));
+    o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
+    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
+    o.h0 = _mm512_and_si512(o.h0, m44);
+#else
     l1 = _mm512_madd52lo_epu64(l1, g0, ifma_bcastk(&ifma_k.sh8));
     l2 = _mm512_madd52lo_epu64(l2, g1, ifma_bcastk(&ifma_k.sh8));
     o.h0 = _mm512_and_si512(l0, m44);
@@ -132,16 +138,45 @@ IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struc
     o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
     o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
     o.h0 = _mm512_and_si512(o.h0, m44);
+#endif
     return o;
+}
+
+/* The three products of each column, x the limbs and y the power; the
+ * products of x.h2 first and of x.h1 last, in the order in which the
+ * previous carry chain settles them. */
+#define IFMA_ACC(f, acc, x, y, i0, j0, i1, j1, i2, j2)                        \
+    f(f(f(acc, x.i0, y.j0), x.i1, y.j1), x.i2, y.j2)
+#define IFMA_D(f, x, y, d0, d1, d2, z0, z1, z2)                               \
+    d0 = IFMA_ACC(f, z0, x, y, h2, s1, h0, r0, h1, s2);                       \
+    d1 = IFMA_ACC(f, z1, x, y, h2, s2, h0, r1, h1, r0);                       \
+    d2 = IFMA_ACC(f, z2, x, y, h2, r0, h0, r2, h1, r1)
+
+/* a p + b q mod p per lane: twice the products into the same six sums,
+ * b q first (it does not wait for h). */
+IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
+                                       struct ifma_pow q)
+{
+    __m512i l0, l1, l2, g0, g1, g2;
+    IFMA_D(_mm512_madd52lo_epu64, b, q, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
+    IFMA_D(_mm512_madd52hi_epu64, b, q, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
+    IFMA_D(_mm512_madd52lo_epu64, a, p, l0, l1, l2, l0, l1, l2);
+    IFMA_D(_mm512_madd52hi_epu64, a, p, g0, g1, g2, g0, g1, g2);
+    return ifma_lanes_carry(l0, l1, l2, g0, g1, g2);
 }
 
 /* (h + m) r, one block per lane */
 IFMA_INLINE struct ifma_h ifma_lanes_step1(struct ifma_h h, struct ifma_h m,
                                            struct ifma_pow r)
 {
-    const struct ifma_h z = {ifma_zero(), ifma_zero(), ifma_zero()};
-    return ifma_mulred(ifma_add(h, m), r, z);
+    const struct ifma_h a = ifma_add(h, m);
+    __m512i l0, l1, l2, g0, g1, g2;
+    IFMA_D(_mm512_madd52lo_epu64, a, r, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
+    IFMA_D(_mm512_madd52hi_epu64, a, r, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
+    return ifma_lanes_carry(l0, l1, l2, g0, g1, g2);
 }
+#undef IFMA_D
+#undef IFMA_ACC
 
 /*
  * The lanes under mask k start the messages whose keys q[j] holds: r
@@ -292,35 +327,32 @@ static inline void ifma_lanes_take(struct ifma_lanes_mgr *g, unsigned l, uint8_t
     g->left[l] = 0;
 }
 
-/* m steps of one block in every lane of both sets (two) or of set A, two
- * blocks a step where pairs. */
+/* m blocks in every lane of set A and, when two, of set B: two blocks a
+ * step with r^2 where pairs, then one. */
 IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, struct ifma_lanes_set *b,
                                   const uint8_t *const p[IFMA_LANES_N], const uint64_t *hbs,
                                   size_t m, const int two, const int pairs)
 {
     const __m512i hba = _mm512_loadu_si512((const void *)hbs);
-    size_t off = 0;
-    if (pairs) {
-        struct ifma_h h = a->h;
-        for (; m >= 2; m -= 2, off += 32) {
-            const struct ifma_h m1 = ifma_lanes_blocks(p, off, hba);
-            const struct ifma_h m2 = ifma_lanes_blocks(p, off + 16, hba);
-            h = ifma_mul2red(ifma_add(h, m1), a->r2, m2, a->r);
-        }
-        if (m)
-            h = ifma_lanes_step1(h, ifma_lanes_blocks(p, off, hba), a->r);
-        a->h = h;
-        return;
-    }
+    const __m512i hbb = two ? _mm512_loadu_si512((const void *)(hbs + 8)) : hba;
     struct ifma_h ha = a->h, hb = b->h;
-    const __m512i hbb = _mm512_loadu_si512((const void *)(hbs + 8));
+    size_t off = 0;
+    if (pairs)
+        for (; m >= 2; m -= 2, off += 32) {
+            ha = ifma_mul2red(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
+                              ifma_lanes_blocks(p, off + 16, hba), a->r);
+            if (two)
+                hb = ifma_mul2red(ifma_add(hb, ifma_lanes_blocks(p + 8, off, hbb)), b->r2,
+                                  ifma_lanes_blocks(p + 8, off + 16, hbb), b->r);
+        }
     for (; m > 0; m--, off += 16) {
         ha = ifma_lanes_step1(ha, ifma_lanes_blocks(p, off, hba), a->r);
         if (two)
             hb = ifma_lanes_step1(hb, ifma_lanes_blocks(p + 8, off, hbb), b->r);
     }
     a->h = ha;
-    b->h = hb;
+    if (two)
+        b->h = hb;
 }
 
 /* The whole batch on two sets (two) or one (pairs: two blocks a step). */
@@ -328,7 +360,10 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
                                 const uint8_t *const msgs[], const size_t lens[],
                                 const uint8_t *const keys[], size_t n, const int two)
 {
-    const int pairs = !two;
+#ifndef IFMA_LANES_TWO_PAIRS
+#define IFMA_LANES_TWO_PAIRS 1
+#endif
+    const int pairs = IFMA_LANES_TWO_PAIRS || !two;
     const unsigned nl = two ? 16 : 8;
     _Alignas(64) uint8_t t[8][16];
     struct ifma_lanes_set a, b;
@@ -348,7 +383,7 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
     b = a;
     ifma_lanes_keys(&a, g->key, 0xff, pairs);
     if (two)
-        ifma_lanes_keys(&b, g->key + 8, 0xff, 0);
+        ifma_lanes_keys(&b, g->key + 8, 0xff, pairs);
     for (;;) {
         size_t m = SIZE_MAX;
         unsigned live = nl;
@@ -399,8 +434,77 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
                     k |= (g->stage[8 * set + j] != IFMA_LANE_IDLE) << j;
                 }
             if (k)
-                ifma_lanes_keys(set ? &b : &a, g->key + 8 * set, (__mmask8)k, set ? 0 : pairs);
+                ifma_lanes_keys(set ? &b : &a, g->key + 8 * set, (__mmask8)k, pairs);
         }
+    }
+    polymac_wipe(t, sizeof t);
+}
+
+/* The 2^128 bit of full blocks and of padded last blocks, every lane. */
+static const uint64_t ifma_lanes_hb_full[IFMA_LANES_N] = {
+    1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40,
+    1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40, 1ULL << 40,
+    1ULL << 40, 1ULL << 40,
+};
+static const uint64_t ifma_lanes_hb_pad[IFMA_LANES_N];
+
+/*
+ * A group of n <= 16 messages (set B only when two, n > 8) of one length
+ * len, the common burst of equal packets: every lane runs the same
+ * blocks, so nothing is refilled and the lanes need no bookkeeping.
+ * Lanes from n on carry message 0 under the zero key (r = 0: h stays 0)
+ * and emit nothing.  When the message has an odd number of full blocks
+ * and a partial one, the last full block and the padded one make one
+ * step of two.
+ */
+IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                                 const uint8_t *const keys[], size_t n, const int two,
+                                 uint8_t pad[IFMA_LANES_N][16])
+{
+    const unsigned nl = two ? 16 : 8;
+    const uint8_t *p[IFMA_LANES_N], *kq[IFMA_LANES_N];
+    for (unsigned l = 0; l < nl; l++) {
+        p[l] = msgs[l < n ? l : 0];
+        kq[l] = l < n ? keys[l] : ifma_lanes_zero_key;
+    }
+    struct ifma_lanes_set a, b;
+    const __m512i z = _mm512_setzero_si512();
+    a.h.h0 = a.h.h1 = a.h.h2 = z;
+    a.r.r0 = a.r.r1 = a.r.r2 = a.r.s1 = a.r.s2 = z;
+    a.r2 = a.r;
+    b = a;
+    ifma_lanes_keys(&a, kq, 0xff, 1);
+    if (two)
+        ifma_lanes_keys(&b, kq + 8, 0xff, 1);
+    const size_t full = len / 16, rest = len % 16;
+    const int mixed = rest && (full & 1);
+    ifma_lanes_steps(&a, &b, p, ifma_lanes_hb_full, full - mixed, two, 1);
+    if (rest) {
+        const uint8_t *q[IFMA_LANES_N];
+        for (unsigned l = 0; l < nl; l++) {
+            polymac_pad_last(pad[l], p[l] + (len - rest), rest);
+            q[l] = pad[l];
+        }
+        if (mixed) {
+            const __m512i h1 = _mm512_loadu_si512((const void *)ifma_lanes_hb_full);
+            const size_t off = (full - 1) * 16;
+            a.h = ifma_mul2red(ifma_add(a.h, ifma_lanes_blocks(p, off, h1)), a.r2,
+                               ifma_lanes_blocks(q, 0, z), a.r);
+            if (two)
+                b.h = ifma_mul2red(ifma_add(b.h, ifma_lanes_blocks(p + 8, off, h1)), b.r2,
+                                   ifma_lanes_blocks(q + 8, 0, z), b.r);
+        } else {
+            ifma_lanes_steps(&a, &b, q, ifma_lanes_hb_pad, 1, two, 1);
+        }
+    }
+    _Alignas(64) uint8_t t[8][16];
+    ifma_lanes_tags(&a, kq, t);
+    for (unsigned j = 0; j < 8 && j < n; j++)
+        memcpy(out[j], t[j], 16);
+    if (two) {
+        ifma_lanes_tags(&b, kq + 8, t);
+        for (unsigned j = 8; j < n; j++)
+            memcpy(out[j], t[j - 8], 16);
     }
     polymac_wipe(t, sizeof t);
 }
@@ -413,8 +517,14 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
 #ifndef IFMA_LANES_ONE_STACK
 #define IFMA_LANES_ONE_STACK 448
 #endif
+#ifndef IFMA_LANES_SAME_ONE_STACK
+#define IFMA_LANES_SAME_ONE_STACK 512
+#endif
+#ifndef IFMA_LANES_SAME_TWO_STACK
+#define IFMA_LANES_SAME_TWO_STACK 1856
+#endif
 #ifndef IFMA_LANES_TWO_STACK
-#define IFMA_LANES_TWO_STACK 2304
+#define IFMA_LANES_TWO_STACK 3136
 #endif
 
 static __attribute__((noinline)) void
@@ -431,17 +541,48 @@ ifma_lanes_two(struct ifma_lanes_mgr *g, uint8_t *const out[], const uint8_t *co
     ifma_lanes_run(g, out, msgs, lens, keys, n, 1);
 }
 
+static __attribute__((noinline)) void
+ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                    const uint8_t *const keys[], size_t n, uint8_t pad[IFMA_LANES_N][16])
+{
+    ifma_lanes_same(out, msgs, len, keys, n, 0, pad);
+}
+
+static __attribute__((noinline)) void
+ifma_lanes_same_two(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                    const uint8_t *const keys[], size_t n, uint8_t pad[IFMA_LANES_N][16])
+{
+    ifma_lanes_same(out, msgs, len, keys, n, 1, pad);
+}
+
 static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *const msgs[],
                                          const size_t lens[], const uint8_t *const keys[],
                                          size_t n)
 {
     struct ifma_lanes_mgr g;
-    if (n > 8) {
+    size_t same = 1;
+    for (size_t i = 1; i < n; i++)
+        same &= lens[i] == lens[0];
+    if (same && lens[0]) {
+        /* groups of sixteen, the last of up to eight on one set */
+        int two = 0;
+        for (size_t i = 0; i < n; i += 16) {
+            const size_t c = n - i < 16 ? n - i : 16;
+            if (c > 8) {
+                ifma_lanes_same_two(out + i, msgs + i, lens[0], keys + i, c, g.pad);
+                two = 1;
+            } else {
+                ifma_lanes_same_one(out + i, msgs + i, lens[0], keys + i, c, g.pad);
+            }
+        }
+        polymac_x86_burn(two ? IFMA_LANES_SAME_TWO_STACK : IFMA_LANES_SAME_ONE_STACK);
+    } else if (n > 8) {
         ifma_lanes_two(&g, out, msgs, lens, keys, n);
         polymac_x86_burn(IFMA_LANES_TWO_STACK);
     } else {
         ifma_lanes_one(&g, out, msgs, lens, keys, n);
         polymac_x86_burn(IFMA_LANES_ONE_STACK);
     }
-    polymac_wipe(g.pad, sizeof g.pad);
+    if (!same || lens[0] % 16)
+        polymac_wipe(g.pad, sizeof g.pad);
 }
