@@ -114,8 +114,10 @@ static int tags_inside(uint8_t *const tags[], const void *const msgs[],
  * (the usual layout, tags in an array of their own) prove that writing a
  * tag cannot change an input read later; meeting spans send the batch
  * the careful way (every input read before a tag is written), correct
- * whatever the layout.  Branch-free over the entries; the addresses are
- * compared as integers.
+ * whatever the layout.  The NULL tests come from the same minima: a NULL
+ * tag, key or message with bytes makes its minimum 0.  An empty message
+ * stands for its key (it has no bytes).  Branch-free over the entries,
+ * out of line so that the loop has the registers to itself.
  */
 struct scan {
     int bad;
@@ -123,27 +125,29 @@ struct scan {
     size_t max;
 };
 
-static struct scan scan(uint8_t *const tags[], const void *const msgs[], const size_t lens[],
-                        const uint8_t *const keys[], size_t n)
+__attribute__((noinline)) static struct scan scan(uint8_t *const tags[],
+                                                  const void *const msgs[],
+                                                  const size_t lens[],
+                                                  const uint8_t *const keys[], size_t n)
 {
-    uintptr_t lo = UINTPTR_MAX, hi = 0, tlo = UINTPTR_MAX, thi = 0;
+    uintptr_t mlo = UINTPTR_MAX, mhi = 0, klo = UINTPTR_MAX, khi = 0;
+    uintptr_t tlo = UINTPTR_MAX, thi = 0;
     size_t max = 0;
-    int bad = 0;
     for (size_t i = 0; i < n; i++) {
         const uintptr_t t = (uintptr_t)tags[i], kp = (uintptr_t)keys[i];
         const size_t len = lens[i];
-        /* an empty message stands for its key: it has no bytes */
-        const uintptr_t m = len ? (uintptr_t)msgs[i] : kp, me = len ? m + len : kp;
-        bad |= (t == 0) | (kp == 0) | ((uintptr_t)msgs[i] == 0 && len != 0);
+        const uintptr_t m = len ? (uintptr_t)msgs[i] : kp;
         max = len > max ? len : max;
-        lo = m < lo ? m : lo;
-        lo = kp < lo ? kp : lo;
-        hi = me > hi ? me : hi;
-        hi = kp + 32 > hi ? kp + 32 : hi;
+        mlo = m < mlo ? m : mlo;
+        mhi = m + len > mhi ? m + len : mhi;
+        klo = kp < klo ? kp : klo;
+        khi = kp > khi ? kp : khi;
         tlo = t < tlo ? t : tlo;
-        thi = t + 16 > thi ? t + 16 : thi;
+        thi = t > thi ? t : thi;
     }
-    struct scan r = { bad, thi <= lo || tlo >= hi, max };
+    const uintptr_t lo = mlo < klo ? mlo : klo;
+    const uintptr_t hi = mhi > khi + 32 ? mhi : khi + 32;
+    struct scan r = { lo == 0 || tlo == 0, thi + 16 <= lo || tlo >= hi, max };
     return r;
 }
 
