@@ -87,23 +87,6 @@ static void clamp(uint8_t r[16], const uint8_t key[32])
     polymac_store64le(r + 8, r1);
 }
 
-void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
-                       const uint8_t *msg, size_t len, const uint8_t key[32])
-{
-    uint8_t r[16], last[16];
-    clamp(r, key);
-    k->init(ks, r);
-    polymac_wipe(r, sizeof r);
-    if (len >= 16)
-        k->blocks(ks, msg, len / 16, 1);
-    size_t rest = len % 16;
-    if (rest) {
-        polymac_pad_last(last, msg + (len - rest), rest);
-        k->blocks(ks, last, 1, 0);
-    }
-    k->emit(ks, tag, key + 16);
-}
-
 /* The stack policy (README, Security): after every call into a kernel,
  * the front end zeroes the kernel's stack_bytes of dead stack below its
  * own frame, where the kernel's functions may have left powers of r,
@@ -133,6 +116,27 @@ static inline void after_kernel_short(const struct polymac_kernel *k)
 {
     if (k->stack_bytes_short)
         burn_stack(k->stack_bytes_short);
+}
+
+void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                       const uint8_t *msg, size_t len, const uint8_t key[32])
+{
+    uint8_t r[16], last[16];
+    clamp(r, key);
+    k->init(ks, r);
+    polymac_wipe(r, sizeof r);
+    if (len >= 16)
+        k->blocks(ks, msg, len / 16, 1);
+    size_t rest = len % 16;
+    if (rest) {
+        polymac_pad_last(last, msg + (len - rest), rest);
+        k->blocks(ks, last, 1, 0);
+    }
+    k->emit(ks, tag, key + 16);
+    /* from the frame the kernel calls were made from (or one above it,
+     * small, when this is not inlined): a caller's zeroing would have to
+     * span its own frame too, the 1 KiB stack state of auth_kernel */
+    after_kernel(k);
 }
 
 /* The same policy for the batch front end (lib/batch.c), called at the
@@ -214,7 +218,6 @@ static int auth_impl(uint8_t tag[16], const uint8_t *msg, size_t len, const uint
     }
 #endif
     auth_kernel(k, tag, msg, len, key);
-    after_kernel(k);
     return POLYMAC_OK;
 }
 
