@@ -265,6 +265,71 @@ static void run_kernel(const char *kernel)
     }
 }
 
+/* The batch calls: keys, messages and expected tags poisoned, in batches
+ * that take every path of the batch front end and of a lanes entry: one
+ * length for all (groups of eight and of sixteen, a padded last block
+ * alone and paired with a full one), mixed lengths with refills, and
+ * messages too long for the lanes beside short ones. */
+#define BN 24
+#define BLEN 1100
+static uint8_t bmsg[BN][BLEN + 8], bkey[BN][32], btag[BN][16], bref[BN][16], bwant[BN][16];
+
+static void run_batch(const char *kernel)
+{
+    static const size_t same[] = {64, 65, 33, 16, 1, 1024};
+    static const size_t counts[] = {8, 16, 20, 3, 24, 9};
+    uint8_t *tags[BN];
+    const void *msgs[BN];
+    const uint8_t *keys[BN], *want[BN];
+    size_t blens[BN];
+    int results[BN];
+    for (int c = 0; c < 8; c++) {
+        size_t n = c < 6 ? counts[c] : BN;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = c < 6 ? same[c] : lens[(i * 5 + (size_t)c) % (NLENS - 2)];
+            if (c == 7 && i % 5 == 2)
+                len = BLEN;                       /* beyond the lanes */
+            uint8_t *m = bmsg[i] + (i + (size_t)c) % 8;
+            fill(m, len);
+            fill(bkey[i], 32);
+            if (c == 1) {                         /* all ones: every carry */
+                memset(m, 0xff, len);
+                memset(bkey[i], 0xff, 32);
+            }
+            reference(bref[i], m, len, bkey[i], kernel);
+            msgs[i] = m;
+            blens[i] = len;
+            keys[i] = bkey[i];
+            tags[i] = btag[i];
+            want[i] = bwant[i];
+            SECRET(bkey[i], 32);
+            SECRET(m, len);
+        }
+        int rc = polymac_auth_batch(tags, msgs, blens, keys, n);
+        for (size_t i = 0; i < n; i++) {
+            check(all_poisoned(btag[i], 16), kernel, "auth_batch: tag not poisoned", blens[i]);
+            PUBLIC(btag[i], 16);
+            check(rc == 0 && memcmp(btag[i], bref[i], 16) == 0, kernel, "auth_batch",
+                  blens[i]);
+            /* every other expected tag wrong, all secret */
+            memcpy(bwant[i], bref[i], 16);
+            bwant[i][i % 16] ^= (uint8_t)((i & 1) << (i % 8));
+            SECRET(bwant[i], 16);
+        }
+        rc = polymac_verify_batch(want, msgs, blens, keys, n, results);
+        PUBLIC(&rc, sizeof rc);
+        PUBLIC(results, sizeof results[0] * n);
+        check(rc == (n > 1 ? POLYMAC_EBADTAG : 0), kernel, "verify_batch", n);
+        for (size_t i = 0; i < n; i++) {
+            check(results[i] == ((i & 1) ? POLYMAC_EBADTAG : 0), kernel,
+                  "verify_batch: results[i]", blens[i]);
+            PUBLIC(bwant[i], 16);
+            PUBLIC(bkey[i], 32);
+            PUBLIC((const uint8_t *)msgs[i], blens[i]);
+        }
+    }
+}
+
 static int planted(const char *which)
 {
     uint8_t key[32], msg[100], tag[16], want[16];
@@ -342,8 +407,9 @@ int main(int argc, char **argv)
         verdict_clean = 0;
         min_bits = 128;
         run_kernel(names[i]);
+        run_batch(names[i]);
         printf("kernel %s: %zu lengths x 2 inputs x (auth, auth with s public, 3 streamed, "
-               "2 verify, 2 final_verify): %s; tag bits poisoned with s public: at least "
+               "2 verify, 2 final_verify), 8 batches: %s; tag bits poisoned with s public: at least "
                "%u of 128; verdicts MSan saw as public: %u of %zu\n",
                names[i], NLENS, failures > before ? "FAILED" : "clean", min_bits,
                verdict_clean, 2 * 2 * NLENS);
