@@ -81,6 +81,10 @@ static uint32_t probe(void)
     if (vsx && (hw2 & 0x00800000ul))                /* PPC_FEATURE2_ARCH_3_00 */
         b |= POLYMAC_CPU_PPC_ISA300;
 #  endif
+    /* ISA 3.1 (POWER10) straight from HWCAP2, with or without
+     * cpu_features: it only steers automatic selection (cpu_avoid) */
+    if (getauxval(AT_HWCAP2) & 0x00040000ul)        /* PPC_FEATURE2_ARCH_3_1 */
+        b |= POLYMAC_CPU_PPC_ISA310;
 #elif defined(__s390x__)
     /* no cpu_features package for s390x: the kernel's HWCAP bits say
      * whether the vector facility is present and enabled */
@@ -114,6 +118,7 @@ void polymac_cpu_describe(uint32_t bits, char *buf, unsigned cap)
         {POLYMAC_CPU_ARM_NEON, "neon"},
         {POLYMAC_CPU_PPC_VSX, "vsx(isa2.07)"},
         {POLYMAC_CPU_PPC_ISA300, "isa3.00"},
+        {POLYMAC_CPU_PPC_ISA310, "isa3.1"},
         {POLYMAC_CPU_S390X_VX, "vx"},
         {POLYMAC_CPU_S390X_VXE, "vxe"},
     };

@@ -15,6 +15,8 @@
 #define POLYMAC_CPU_ARM_NEON        (1u << 8)
 #define POLYMAC_CPU_PPC_VSX         (1u << 12)  /* ISA 2.07 (POWER8) */
 #define POLYMAC_CPU_PPC_ISA300      (1u << 13)  /* ISA 3.0 (POWER9) */
+#define POLYMAC_CPU_PPC_ISA310      (1u << 14)  /* ISA 3.1 (POWER10): power-p9 is
+                                                   slower there than power-vsx */
 #define POLYMAC_CPU_S390X_VX        (1u << 16)  /* z13 vector facility */
 #define POLYMAC_CPU_S390X_VXE       (1u << 17)  /* z14 enhancements */
 

@@ -232,6 +232,9 @@ static void polymac_emit_power_p9(void *ks, uint8_t tag[16], const uint8_t s[16]
 const struct polymac_kernel polymac_kernel_power_p9 = {
     .name = "power-p9",
     .cpu_required = POLYMAC_CPU_PPC_ISA300 | POLYMAC_CPU_PPC_VSX,
+    /* usable on POWER10, but its loop is slower there than power-vsx's
+     * under LLVM's pwr10 model (README, Static cost model) */
+    .cpu_avoid = POLYMAC_CPU_PPC_ISA310,
     .init = polymac_init_power_p9,
     .blocks = polymac_blocks_power_p9,
     .emit = polymac_emit_power_p9,
