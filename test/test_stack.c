@@ -149,10 +149,14 @@ static const size_t auth_len[USE_STREAM] = {4096, 4096, 64, 600, 700, 1024, 1040
 /* a streamed message: a partial block, then vector calls cold and warm,
  * whole groups and not, short calls between them */
 static const size_t pieces[] = {13, 1000, 2048, 64, 80, 48, 16, 40, 700};
-/* a batch under one key: the lanes, the inline scalar path, the kernel's
- * one-shot path */
-#define NBATCH 6
-static const size_t batch_len[NBATCH] = {16, 77, 200, 600, 1100, 4096};
+/* batches under one key: the lanes, the inline scalar path, the kernel's
+ * one-shot path (the first 6); one and two sets of lanes with refills
+ * (all 20); one length for all, on one set (8) and two (16) */
+#define NBATCH 20
+static const size_t batch_len[NBATCH] = {16, 77, 200, 600, 1100, 4096, 64, 300, 33, 900,
+                                         16, 77, 200, 600, 48, 64, 300, 33, 900, 5};
+static const size_t batch_same[NBATCH] = {65, 65, 65, 65, 65, 65, 65, 65, 65, 65,
+                                          65, 65, 65, 65, 65, 65, 65, 65, 65, 65};
 
 /* The stream of short pieces is left open, outside the stack, so that
  * no final follows its last piece; main finishes it after the scan. */
@@ -185,7 +189,10 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
             mp[i] = msg;
             kp[i] = key;
         }
-        rc = polymac_auth_batch(tp, mp, batch_len, kp, NBATCH);
+        rc = polymac_auth_batch(tp, mp, batch_len, kp, 6);
+        rc |= polymac_auth_batch(tp, mp, batch_len, kp, NBATCH);
+        rc |= polymac_auth_batch(tp, mp, batch_same, kp, 8);
+        rc |= polymac_auth_batch(tp, mp, batch_same, kp, 16);
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
         rc = polymac_init(&open_state, key);
