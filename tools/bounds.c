@@ -314,7 +314,13 @@ static u128 lo52(u128 p)
     return p > pow2(52) - 1 ? pow2(52) - 1 : p;
 }
 
-static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 e)
+/* x p (+ y q when two: the batch lanes' two-block step, both products
+ * into the same accumulators before one carry chain) + e, carried as
+ * ifma_mulred and ifma_lanes_carry carry it (the same values: the lanes
+ * shift where ifma_mulred multiplies, so only the IFMA bounds differ, and
+ * both are checked here) */
+static struct l3 mulred44x(const char *what, struct l3 x, struct l3 p, struct l3 y,
+                           struct l3 q, int two, struct l3 e)
 {
     char buf[96];
     u128 s1 = mul(p.v[1], 20), s2 = mul(p.v[2], 20);
@@ -331,6 +337,19 @@ static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 
         {mul(x.v[2], s2), mul(x.v[0], p.v[1]), mul(x.v[1], p.v[0])},
         {mul(x.v[2], p.v[0]), mul(x.v[0], p.v[2]), mul(x.v[1], p.v[1])},
     };
+    u128 q1 = mul(q.v[1], 20), q2 = mul(q.v[2], 20);
+    u128 pq[3][3] = {
+        {mul(y.v[2], q1), mul(y.v[0], q.v[0]), mul(y.v[1], q2)},
+        {mul(y.v[2], q2), mul(y.v[0], q.v[1]), mul(y.v[1], q.v[0])},
+        {mul(y.v[2], q.v[0]), mul(y.v[0], q.v[2]), mul(y.v[1], q.v[1])},
+    };
+    if (two)
+        for (int i = 0; i < 3; i++) {
+            snprintf(buf, sizeof buf, "%s: IFMA input y%d", what, i);
+            bound(buf, y.v[i], 52);
+            snprintf(buf, sizeof buf, "%s: IFMA input q%d", what, i);
+            bound(buf, q.v[i], 52);
+        }
     u128 l[3], g[3];
     for (int i = 0; i < 3; i++) {
         l[i] = e.v[i];
@@ -338,6 +357,10 @@ static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 
         for (int j = 0; j < 3; j++) {
             l[i] = add(l[i], lo52(pr[i][j]));
             g[i] = add(g[i], pr[i][j] >> 52);
+            if (two) {
+                l[i] = add(l[i], lo52(pq[i][j]));
+                g[i] = add(g[i], pq[i][j] >> 52);
+            }
         }
         snprintf(buf, sizeof buf, "%s: low sum l%d", what, i);
         bound(buf, l[i], 64);
@@ -367,6 +390,11 @@ static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 
         o.v[0] = o.v[0] < pow2(44) ? o.v[0] : pow2(44) - 1;
     }
     return o;
+}
+
+static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 e)
+{
+    return mulred44x(what, x, p, x, p, 0, e);
 }
 
 static void model_ifma(void)
@@ -412,6 +440,50 @@ static void model_ifma(void)
     mulred44("h=(h+m)r^k+e", x, p, m);
     printf("%-16s powers below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
            "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p.v[0]), lg(p.v[1]), lg(p.v[2]), it,
+           lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
+    printing = 0;
+}
+
+/* The batch lanes (lib/x86/poly1305_x86_avx512ifma_lanes.h): each lane's
+ * r and r^2 (ifma_mulpow: bounded by the powers' fixed point), then
+ * h = (h + m1) r^2 + m2 r per step, to a fixed point of its bounds; the
+ * one-block step (h + m) r is ifma_mulred's, modelled above. */
+static void model_ifma_lanes(void)
+{
+    snprintf(model, sizeof model, "x86-avx512ifma lanes");
+    const struct l3 m = {{pow2(44) - 1, pow2(44) - 1, pow2(41) - 1}};
+    const struct l3 zero = {{0, 0, 0}};
+    u128 r = ((u128)0x0ffffffc0ffffffcULL << 64) | 0x0ffffffc0fffffffULL;
+    struct l3 p = {{r & (pow2(44) - 1), (r >> 44) & (pow2(44) - 1), r >> 88}};
+    printing = 0;
+    struct l3 p2 = mulred44("lanes r^2", p, p, zero);
+    for (int i = 0; i < 3; i++)
+        if (p2.v[i] < p.v[i])
+            p2.v[i] = p.v[i];
+    struct l3 h = zero;
+    int it;
+    for (it = 0; it < 200 && !fails; it++) {
+        struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
+        struct l3 n = mulred44x("lanes h=(h+m1)r^2+m2 r", x, p2, m, p, 1, zero);
+        for (int i = 0; i < 3; i++)
+            if (n.v[i] < h.v[i])
+                n.v[i] = h.v[i];
+        if (memcmp(&n, &h, sizeof n) == 0)
+            break;
+        h = n;
+    }
+    if (fails)
+        return;
+    if (it == 200) {
+        printf("%-16s no fixed point in 200 iterations\n", model);
+        fails++;
+        return;
+    }
+    printing = 1;
+    struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
+    mulred44x("lanes h=(h+m1)r^2+m2 r", x, p2, m, p, 1, zero);
+    printf("%-16s r^2 below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
+           "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p2.v[0]), lg(p2.v[1]), lg(p2.v[2]), it,
            lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
     printing = 0;
 }
@@ -513,6 +585,7 @@ int main(int argc, char **argv)
     lane_sum("aarch64-neon lanes", settle(hv, step_vec4), 4);
 
     model_ifma();
+    model_ifma_lanes();
     model_p9();
 
     printf("bounds: %s%s\n", fails ? "FAILED, bounds exceeded: " : "every bound holds",
