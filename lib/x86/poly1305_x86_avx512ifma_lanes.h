@@ -22,11 +22,12 @@
  * added to s and stored together.  Only lengths, which are public, decide
  * branches and which lanes a mask covers.
  *
- * A single set waits on the latency of each product (the carry chain
- * follows the multiplications), so it takes two blocks per step with each
- * lane's r^2: h = (h + m1) r^2 + m2 r, both products summed before one
- * carry chain (ifma_mul2red).  Two sets hide each other's latency and
- * take one block per step.
+ * The lanes wait on the latency of each product (the carry chain
+ * follows the multiplications), so both sets take two blocks per step
+ * with each lane's r^2: h = (h + m1) r^2 + m2 r, both products summed
+ * before one carry chain (ifma_mul2red); two sets hide some of each
+ * other's latency.  A batch of one length takes ifma_lanes_same (no
+ * refills); a mixed one the refilling loop below.
  *
  * An idle lane (the batch has no message left for it) reads the blocks of
  * a live lane, so that its loads stay in bounds; it has r = 0 (and h stays
