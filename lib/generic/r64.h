@@ -33,7 +33,7 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
  * the new message words first, is the one that keeps the multiplier busy
  * while the carry into h2 settles.  Same arithmetic, same limbs, so the
  * two paths give bit-identical h; POLYMAC_R64_PORTABLE forces the C one
- * (the tests build it both ways).  Sanitizers cannot see inside the
+ * (tools/run-tests runs the kernel suites on such a build too).  Sanitizers cannot see inside the
  * assembly, so their builds use C too. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(POLYMAC_R64_PORTABLE)
 #  define POLYMAC_R64_ASM 1
