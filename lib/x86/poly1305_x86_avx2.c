@@ -14,9 +14,7 @@ struct avx2_state {
     struct polymac_r26vec_head hd;
     uint32_t lanes_live;      /* 1: h = the lanes, merged (r26vec.h), and
                                  hd's h is stale */
-    uint32_t k4_live;         /* 1: k4 holds r^4 broadcast */
-    __m256i k4[9];            /* the loop's r^4 operands, made by a
-                                 stream's first warm call, once per key */
+    uint32_t lanes_used;      /* 1: lanes were stored (emit wipes them) */
     uint64_t lanes[5 * 4];    /* a stream's unmerged lanes */
 };
 _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
@@ -74,11 +72,11 @@ _Static_assert(POLYMAC_AVX2_WARM_BLOCKS >= 4 && POLYMAC_AVX2_COLD_BLOCKS >= 4,
                "break-even below one group");
 
 /* The depth of dead stack the vector path leaves, zeroed after it
- * (burn.h): 48 bytes of pushes, up to 24 of realignment and a 1 KiB
- * frame (GCC 12: r^4 and r^8 broadcast, and spills), rounded up to whole
- * vectors. */
+ * (burn.h): 48 bytes of pushes, up to 24 of realignment and a 416-byte
+ * frame (GCC 12: spills; the loop's powers are broadcast from the state
+ * at each product, never stored), rounded up to whole vectors. */
 #ifndef POLYMAC_AVX2_VECTOR_STACK
-#define POLYMAC_AVX2_VECTOR_STACK 1152
+#define POLYMAC_AVX2_VECTOR_STACK 512
 #endif
 
 static void polymac_init_x86_avx2(void *ks, const uint8_t r[16])
@@ -86,7 +84,7 @@ static void polymac_init_x86_avx2(void *ks, const uint8_t r[16])
     struct avx2_state *st = ks;
     polymac_r26vec_init(&st->hd, r);
     st->lanes_live = 0;
-    st->k4_live = 0;
+    st->lanes_used = 0;
 }
 
 /* h back from the lanes into h26, before any other path runs. */
@@ -115,26 +113,18 @@ polymac_vector_x86_avx2(struct avx2_state *st, const uint8_t *in, size_t nblocks
         polymac_r26vec_r8(st->r8, st->table);
         have = st->hd.powers = 8;
     }
-    const __m256i *k4 = NULL;
     uint64_t *lanes = NULL;
     int lanes_in = 0;
     if (warm && nblocks % 4 == 0) {
         /* A later call of whole groups (a streamed message): the lanes stay
-         * unmerged, and r^4 broadcast in the state, so that the call costs
-         * what its blocks cost inside a one-shot message.  Merging every
-         * call (the lane products, the sums, the carries, on the chain
-         * from one call to the next) and broadcasting r^4 again cost about
-         * 31 TSC cycles a call: 1 MiB in 1 KiB pieces ran at 0.91 of
-         * one-shot, in 256-byte pieces at 0.75; now 0.93 and 0.84.  The
-         * rest is mostly r^8, broadcast on every call (core4): the state
-         * has no room for it beside the table, r^4 and the lanes.  The
-         * first vector call of a message, the one-shot path, is as it
-         * was. */
-        if (st->k4_live != 1) {
-            polymac_r26vec_bcast9(st->k4, st->table);
-            st->k4_live = 1;
-        }
-        k4 = st->k4;
+         * unmerged, so that the call costs what its blocks cost inside a
+         * one-shot message.  Merging every call (the lane products, the
+         * sums, the carries, on the chain from one call to the next) cost
+         * about 31 TSC cycles a call with a broadcast of r^4: 1 MiB in
+         * 1 KiB pieces ran at 0.91 of one-shot, in 256-byte pieces at
+         * 0.75; then 0.93 and 0.84.  The first vector call of a message,
+         * the one-shot path, is as it was. */
+        st->lanes_used = 1;
         lanes = st->lanes;
         lanes_in = st->lanes_live == 1;
     } else if (st->lanes_live == 1) {
@@ -142,7 +132,7 @@ polymac_vector_x86_avx2(struct avx2_state *st, const uint8_t *in, size_t nblocks
     }
     if (!lanes_in)
         polymac_r26vec_to26(&st->hd);
-    polymac_r26vec_core4(st->hd.h26, st->table, k4, have == 8 ? st->r8 : NULL, lanes,
+    polymac_r26vec_core4(st->hd.h26, st->table, have == 8 ? st->r8 : NULL, lanes,
                          lanes_in, in, nblocks / 4, hibit);
     if (lanes) {
         st->lanes_live = 1;
@@ -174,14 +164,14 @@ static void polymac_blocks_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     polymac_r26vec_scalar(&st->hd, in, nblocks, hibit);
 }
 
-/* Out of line for the same reason as the vector path.  r^4 broadcast and
- * the lanes exist only if a warm call of whole groups ran. */
+/* Out of line for the same reason as the vector path.  The lanes exist
+ * only if a warm call of whole groups ran. */
 static __attribute__((noinline)) void polymac_wipe_all_x86_avx2(struct avx2_state *st)
 {
-    if (st->k4_live != 0)
+    if (st->lanes_used != 0)
         polymac_r26vec_wipe(st, sizeof *st);
     else
-        polymac_r26vec_wipe(st, offsetof(struct avx2_state, k4));
+        polymac_r26vec_wipe(st, offsetof(struct avx2_state, lanes));
 }
 
 static void polymac_emit_x86_avx2(void *ks, uint8_t tag[16], const uint8_t s[16])

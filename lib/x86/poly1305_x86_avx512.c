@@ -335,7 +335,7 @@ polymac_vector4_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nb
 {
     polymac_r26vec_to26(&st->hd);
     polymac_powers_x86_avx512(st, 4);
-    polymac_r26vec_core4(st->hd.h26, st->table4, NULL, NULL, NULL, 0, in, nblocks / 4, hibit);
+    polymac_r26vec_core4(st->hd.h26, st->table4, NULL, NULL, 0, in, nblocks / 4, hibit);
     /* up to three blocks are left: the scalar code takes them, and h
      * stays in radix 2^64 */
     if (nblocks % 4) {

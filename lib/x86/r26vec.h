@@ -60,6 +60,7 @@ struct polymac_r26vec_head {
 #define polymac_y_srli   _mm256_srli_epi64
 #define polymac_y_slli   _mm256_slli_epi64
 #define polymac_y_mul    _mm256_mul_epu32
+#define polymac_y_set1   _mm256_set1_epi64x
 #define polymac_y_loadu(p) _mm256_loadu_si256((const __m256i *)(p))
 #define polymac_y_hsum   polymac_r26vec_hsum4
 
@@ -214,14 +215,23 @@ static inline void polymac_r26vec_r8(uint64_t r8[9], const uint64_t table[9 * 4]
     } while (0)
 
 /* d = h k per lane (MULACC) or d += h k (MULADD), k[0..8] the limbs
- * r0..r4 and fives s1..s4 of the multiplier: the products of one h limb
- * at a time added into five running sums (h2's first: the carry chain
- * settles it first), so that only the sums, h and one product are live
- * and k can stay in memory as an operand of vpmuludq.  The tree of
- * POLYMAC_R26VEC_MUL needs every product at once, more registers than
- * AVX2 has.  The empty asm between rounds keeps GCC from re-associating
- * the sums back into that tree.  ROUND: the products of one limb x, into
- * d_j with k[i_j]. */
+ * r0..r4 and fives s1..s4 of the multiplier, k[i * S] in memory, one
+ * 64-bit word each, broadcast to every lane as the product reads it: the
+ * products of one h limb at a time added into five running sums (h2's
+ * first: the carry chain settles it first), so that only the sums, h and
+ * one product are live.  The tree of POLYMAC_R26VEC_MUL needs every
+ * product at once, more registers than AVX2 has.  The empty asm between
+ * rounds keeps GCC from re-associating the sums back into that tree.
+ * ROUND: the products of one limb x, into d_j with k[i_j].
+ *
+ * The multiplier is never stored broadcast (on the stack, 288 bytes a
+ * power, which the kernel would then have to zero after every call): each
+ * round reads its five words through an address the compiler cannot see
+ * through, so that each broadcast is a load of its own at its product
+ * (vpbroadcastq from memory is a load alone, and under AVX-512VL an
+ * embedded broadcast operand of vpmuludq), never hoisted into registers
+ * that AVX2 does not have, whence GCC would spill it. */
+#define POLYMAC_R26VEC_KOP(W, k, S, i) W##set1((long long)(k)[(i) * (S)])
 #if defined(POLYMAC_MSAN)
 /* MemorySanitizer checks an asm's operands strictly (a false report on
  * these secret sums): its test build (test/msan) drops the barrier, which
@@ -231,30 +241,36 @@ static inline void polymac_r26vec_r8(uint64_t r8[9], const uint64_t table[9 * 4]
 #define POLYMAC_R26VEC_KEEP(d)                                              \
     __asm__("" : "+x"(d##0), "+x"(d##1), "+x"(d##2), "+x"(d##3), "+x"(d##4))
 #endif
-#define POLYMAC_R26VEC_ROUND(W, d, x, k, i0, i1, i2, i3, i4) do {           \
-        d##3 = W##add(d##3, W##mul(x, (k)[i3]));                            \
-        d##4 = W##add(d##4, W##mul(x, (k)[i4]));                            \
-        d##0 = W##add(d##0, W##mul(x, (k)[i0]));                            \
-        d##1 = W##add(d##1, W##mul(x, (k)[i1]));                            \
-        d##2 = W##add(d##2, W##mul(x, (k)[i2]));                            \
+#define POLYMAC_R26VEC_ROUND(W, d, x, k, S, i0, i1, i2, i3, i4) do {        \
+        const uint64_t *kr_ = (k);                                          \
+        __asm__ __volatile__("" : "+r"(kr_));                               \
+        d##3 = W##add(d##3, W##mul(x, POLYMAC_R26VEC_KOP(W, kr_, S, i3)));  \
+        d##4 = W##add(d##4, W##mul(x, POLYMAC_R26VEC_KOP(W, kr_, S, i4)));  \
+        d##0 = W##add(d##0, W##mul(x, POLYMAC_R26VEC_KOP(W, kr_, S, i0)));  \
+        d##1 = W##add(d##1, W##mul(x, POLYMAC_R26VEC_KOP(W, kr_, S, i1)));  \
+        d##2 = W##add(d##2, W##mul(x, POLYMAC_R26VEC_KOP(W, kr_, S, i2)));  \
         POLYMAC_R26VEC_KEEP(d);                                             \
     } while (0)
-#define POLYMAC_R26VEC_MULACC_REST(W, d, h, k) do {                         \
-        POLYMAC_R26VEC_ROUND(W, d, h##0, k, 0, 1, 2, 3, 4);                 \
-        POLYMAC_R26VEC_ROUND(W, d, h##1, k, 8, 0, 1, 2, 3);                 \
-        POLYMAC_R26VEC_ROUND(W, d, h##3, k, 6, 7, 8, 0, 1);                 \
-        POLYMAC_R26VEC_ROUND(W, d, h##4, k, 5, 6, 7, 8, 0);                 \
+#define POLYMAC_R26VEC_MULACC_REST(W, d, h, k, S) do {                      \
+        POLYMAC_R26VEC_ROUND(W, d, h##0, k, S, 0, 1, 2, 3, 4);              \
+        POLYMAC_R26VEC_ROUND(W, d, h##1, k, S, 8, 0, 1, 2, 3);              \
+        POLYMAC_R26VEC_ROUND(W, d, h##3, k, S, 6, 7, 8, 0, 1);              \
+        POLYMAC_R26VEC_ROUND(W, d, h##4, k, S, 5, 6, 7, 8, 0);              \
     } while (0)
-#define POLYMAC_R26VEC_MULACC(W, d, h, k) do {                              \
-        d##3 = W##mul(h##2, (k)[1]); d##4 = W##mul(h##2, (k)[2]);           \
-        d##0 = W##mul(h##2, (k)[7]); d##1 = W##mul(h##2, (k)[8]);           \
-        d##2 = W##mul(h##2, (k)[0]);                                        \
+#define POLYMAC_R26VEC_MULACC(W, d, h, k, S) do {                           \
+        const uint64_t *ka_ = (k);                                          \
+        __asm__ __volatile__("" : "+r"(ka_));                               \
+        d##3 = W##mul(h##2, POLYMAC_R26VEC_KOP(W, ka_, S, 1));              \
+        d##4 = W##mul(h##2, POLYMAC_R26VEC_KOP(W, ka_, S, 2));              \
+        d##0 = W##mul(h##2, POLYMAC_R26VEC_KOP(W, ka_, S, 7));              \
+        d##1 = W##mul(h##2, POLYMAC_R26VEC_KOP(W, ka_, S, 8));              \
+        d##2 = W##mul(h##2, POLYMAC_R26VEC_KOP(W, ka_, S, 0));              \
         POLYMAC_R26VEC_KEEP(d);                                             \
-        POLYMAC_R26VEC_MULACC_REST(W, d, h, k);                             \
+        POLYMAC_R26VEC_MULACC_REST(W, d, h, k, S);                          \
     } while (0)
-#define POLYMAC_R26VEC_MULADD(W, d, h, k) do {                              \
-        POLYMAC_R26VEC_ROUND(W, d, h##2, k, 7, 8, 0, 1, 2);                 \
-        POLYMAC_R26VEC_MULACC_REST(W, d, h, k);                             \
+#define POLYMAC_R26VEC_MULADD(W, d, h, k, S) do {                           \
+        POLYMAC_R26VEC_ROUND(W, d, h##2, k, S, 7, 8, 0, 1, 2);              \
+        POLYMAC_R26VEC_MULACC_REST(W, d, h, k, S);                          \
     } while (0)
 
 /* Splits the blocks whose low and high halves are in lo and hi (one block
@@ -387,14 +403,6 @@ static inline void polymac_r26vec_merge4_mem(uint64_t h26[5], const uint64_t tab
                           polymac_y_loadu(lanes + 3 * 4), polymac_y_loadu(lanes + 4 * 4));
 }
 
-/* k[i] = lane 0 of row i of a 4-lane table (r^4, limbs then fives) in
- * every lane: the memory operands of the loop below. */
-static inline void polymac_r26vec_bcast9(__m256i k[9], const uint64_t table[9 * 4])
-{
-    for (unsigned i = 0; i < 9; i++)
-        k[i] = _mm256_set1_epi64x((long long)table[i * 4]);
-}
-
 /*
  * Four lanes (Goll and Gueron): lane j absorbs blocks j, j+4, j+8, ... of
  * ngroups >= 1 groups of four; every step but the last multiplies all lanes
@@ -406,9 +414,8 @@ static inline void polymac_r26vec_bcast9(__m256i k[9], const uint64_t table[9 * 
  * lanes non-NULL the last step is left out and the lanes are stored there
  * (lanes[limb * 4 + lane], limbs below 2^27.1 as they enter a product);
  * with lanes_in they are where the call starts, h26 unused, and the first
- * group is a step of its own.  polymac_r26vec_merge4_mem ends them.  kr4,
- * if not NULL, is r^4 already broadcast (polymac_r26vec_bcast9), kept by
- * the caller for its later calls.
+ * group is a step of its own.  polymac_r26vec_merge4_mem ends them.  r8,
+ * if not NULL, is r^8 (limbs and fives) for the two-group loop.
  *
  * Two 32-byte loads hold blocks (0, 1) and (2, 3); unpacking their 64-bit
  * halves leaves the lanes in the order 0, 2, 1, 3, which the table follows
@@ -417,22 +424,15 @@ static inline void polymac_r26vec_bcast9(__m256i k[9], const uint64_t table[9 * 
 /* Inlined into each caller's one call site: as a function of its own it
  * cost a streamed 1 KiB call about 14 TSC cycles of frame set-up. */
 static inline __attribute__((always_inline)) void
-polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const __m256i *kr4,
-                     const uint64_t *r8, uint64_t *lanes, int lanes_in, const uint8_t *in,
+polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const uint64_t *r8, uint64_t *lanes, int lanes_in, const uint8_t *in,
                      size_t ngroups, uint32_t hibit)
 {
     const __m256i mask = _mm256_set1_epi64x(POLYMAC_R26VEC_MASK);
     const __m256i hib = _mm256_set1_epi64x(hibit ? (1 << 24) : 0);
     __m256i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
-    __m256i k4s[9], k8[9];
-    const __m256i *k4 = kr4;
-
-    /* lane 0 of each row is r^4: broadcast it for the loop, which reads
-     * it from memory (POLYMAC_R26VEC_MULACC) */
-    if (!k4) {
-        polymac_r26vec_bcast9(k4s, table);
-        k4 = k4s;
-    }
+    /* lane 0 of each row is r^4, the loop's multiplier: read from the
+     * table, broadcast at each product (POLYMAC_R26VEC_MULACC) */
+    const uint64_t *k4 = table;
 
 #define POLYMAC_R26VEC_LOAD4(W, h, p) do {                                  \
         __m256i a_ = _mm256_loadu_si256((const __m256i *)(p));              \
@@ -472,16 +472,12 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const __m256i
      * 2^26 + 2^10 (see above), and h + m' stays below 2^27.1.
      */
     if (r8 && ngroups >= 2) {
-        for (unsigned i = 0; i < 9; i++)
-            k8[i] = _mm256_set1_epi64x((long long)r8[i]);
         do {
             __m256i m0, m1, m2, m3, m4;
-            const __m256i *ka = k4, *kb = k8;
-            __asm__("" : "+r"(ka), "+r"(kb));
             m0 = m1 = m2 = m3 = m4 = _mm256_setzero_si256();
             POLYMAC_R26VEC_LOAD4(polymac_y_, m, in);
-            POLYMAC_R26VEC_MULACC(polymac_y_, d, m, ka);
-            POLYMAC_R26VEC_MULADD(polymac_y_, d, h, kb);
+            POLYMAC_R26VEC_MULACC(polymac_y_, d, m, k4, 4);
+            POLYMAC_R26VEC_MULADD(polymac_y_, d, h, r8, 1);
             POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
             h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
             POLYMAC_R26VEC_LOAD4(polymac_y_, h, in + 64);
@@ -490,12 +486,7 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const __m256i
         } while (ngroups >= 2);
     }
     while (ngroups) {
-        /* an opaque copy of the address: the loads from k4 stay in the
-         * loop as memory operands rather than being hoisted into
-         * registers that AVX2 does not have */
-        const __m256i *k = k4;
-        __asm__("" : "+r"(k));
-        POLYMAC_R26VEC_MULACC(polymac_y_, d, h, k);
+        POLYMAC_R26VEC_MULACC(polymac_y_, d, h, k4, 4);
         POLYMAC_R26VEC_CARRY(polymac_y_, d0, d1, d2, d3, d4, mask);
         h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
         POLYMAC_R26VEC_LOAD4(polymac_y_, h, in);
