@@ -81,6 +81,7 @@ _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
 #define polymac_z_srli   _mm512_srli_epi64
 #define polymac_z_slli   _mm512_slli_epi64
 #define polymac_z_mul    _mm512_mul_epu32
+#define polymac_z_set1   _mm512_set1_epi64
 #define polymac_z_loadu(p) _mm512_loadu_si512((const void *)(p))
 #define polymac_z_hsum(v) ((uint64_t)_mm512_reduce_add_epi64(v))
 
@@ -174,18 +175,22 @@ polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8], const uint8_t *in, s
      * Long inputs: two groups per carry chain, h = (h r^8 + m) r^8 + m'
      * computed as h r^16 + m r^8 + m'.  The carry chain is a quarter of a
      * step's operations and this halves it: 12% faster on that Xeon for the
-     * price of r^16 (one multiplication of the broadcast r^8 by itself,
-     * per call rather than in the state, which has no room left for it).
-     * Bounds: the two products each stay below 2^57.2, their sum below
-     * 2^58, inside what the carry chain handles (r26vec.h).
+     * price of r^16 (r^8 squared in scalar code, per call rather than
+     * in the state, which has no room left for it).  Bounds: limbs of
+     * r^16 below 2^26 + 2^12 and fives below 2^28.33 as carry_out leaves
+     * them (r26vec.h), so the two products each stay below 2^57.8, their
+     * sum below 2^59, inside what the carry chain handles (r26vec.h).
      */
     if (two && ngroups >= 8) {      /* two: the caller wants this loop */
-        __m512i q0, q1, q2, q3, q4, t1, t2, t3, t4;
-        __m512i m0, m1, m2, m3, m4, e0, e1, e2, e3, e4;
+        /* r^16 in a 72-byte array of this frame, and r^8 in the table,
+         * broadcast at each product (embedded broadcast operands of
+         * vpmuludq, POLYMAC_R26VEC_MULACC): with both powers in registers
+         * beside h, m and the sums, GCC spilled into a 3 KiB frame, which
+         * the kernel then zeroed after every call (burn.h) */
+        uint64_t r16[9];
+        __m512i m0, m1, m2, m3, m4;
 
-        POLYMAC_R26VEC_MUL(polymac_z_, q, r, r, s);
-        POLYMAC_R26VEC_CARRY(polymac_z_, q0, q1, q2, q3, q4, mask);
-        POLYMAC_R26VEC_FIVES(polymac_z_, t, q);
+        polymac_r26vec_square(r16, table, 8);
         for (; ngroups >= 2; ngroups -= 2) {
             __m512i lo, hi;
             a = _mm512_loadu_si512((const void *)in);
@@ -194,13 +199,8 @@ polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8], const uint8_t *in, s
             hi = _mm512_unpackhi_epi64(a, b);
             m0 = m1 = m2 = m3 = m4 = _mm512_setzero_si512();
             POLYMAC_R26VEC_ADD_MSG(polymac_z_, m, lo, hi, mask, hib);
-            POLYMAC_R26VEC_MUL(polymac_z_, d, h, q, t);
-            POLYMAC_R26VEC_MUL(polymac_z_, e, m, r, s);
-            d0 = _mm512_add_epi64(d0, e0);
-            d1 = _mm512_add_epi64(d1, e1);
-            d2 = _mm512_add_epi64(d2, e2);
-            d3 = _mm512_add_epi64(d3, e3);
-            d4 = _mm512_add_epi64(d4, e4);
+            POLYMAC_R26VEC_MULACC(polymac_z_, d, m, table, 8);
+            POLYMAC_R26VEC_MULADD(polymac_z_, d, h, r16, 1);
             POLYMAC_R26VEC_CARRY(polymac_z_, d0, d1, d2, d3, d4, mask);
             h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
             a = _mm512_loadu_si512((const void *)(in + 128));
@@ -279,18 +279,18 @@ static void polymac_powers_x86_avx512(struct avx512_state *st, unsigned want)
 }
 
 /* The depth of dead stack each vector path leaves, zeroed after it
- * (burn.h): pushes, the largest realignment and the frame (GCC 12: 32 +
- * 56 + 3072 bytes with the two-group loop, 32 + 56 and the 8-byte call
- * of polymac_powers_x86_avx512 without it, 48 + 24 + 320 for four
- * lanes), rounded up to whole vectors. */
+ * (burn.h): pushes, the largest realignment, the frame and the 8-byte
+ * call of polymac_powers_x86_avx512 (GCC 12: 48 + 56 + 128 with the
+ * two-group loop, r^16 among its 128; 32 + 56 without it; 48 + 24 + 32
+ * for four lanes), rounded up to whole vectors. */
 #ifndef POLYMAC_AVX512_VECTOR16_STACK
-#define POLYMAC_AVX512_VECTOR16_STACK 3200
+#define POLYMAC_AVX512_VECTOR16_STACK 256
 #endif
 #ifndef POLYMAC_AVX512_VECTOR8_STACK
 #define POLYMAC_AVX512_VECTOR8_STACK 128
 #endif
 #ifndef POLYMAC_AVX512_VECTOR4_STACK
-#define POLYMAC_AVX512_VECTOR4_STACK 448
+#define POLYMAC_AVX512_VECTOR4_STACK 128
 #endif
 
 static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
@@ -302,9 +302,8 @@ static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
 /* The vector paths, out of line: inlined, their register and stack set-up
  * would be paid by every short message too.  Three functions, so that a
  * message leaves only the frame of the path it took: the two-group loop
- * of core8 (more than eight groups after the first, nblocks > 64) needs
- * more vectors than there are registers, and GCC gives each spill a slot
- * of its own (a 3 KiB frame); eight lanes without it need none. */
+ * of core8 (more than eight groups after the first, nblocks > 64) keeps
+ * r^16 on the stack; eight lanes without it need none. */
 static inline __attribute__((always_inline)) void
 polymac_eight_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
                          uint32_t hibit, const int two)
@@ -412,3 +411,26 @@ const struct polymac_kernel polymac_kernel_x86_avx512 = {
     .scalar_max = POLYMAC_AVX512_SCALAR_MAX,
     .stack_bytes = 0,            /* its functions zero their own (burn.h) */
 };
+
+#ifdef POLYMAC_TEST_KERNELS
+#include "../test_inject.h"
+/* test builds only: h as given, in radix 2^64 or in h26
+ * (test/test_inject.c) */
+int polymac_test_set_h_x86_avx512(void *ks, const struct polymac_test_h *h)
+{
+    struct avx512_state *st = ks;
+    if (h->form == POLYMAC_TEST_R64) {
+        st->hd.r64.h0 = h->v[0];
+        st->hd.r64.h1 = h->v[1];
+        st->hd.r64.h2 = h->v[2];
+        st->hd.base2_26 = 0;
+        return 0;
+    }
+    if (h->form == POLYMAC_TEST_R26) {
+        memcpy(st->hd.h26, h->v, sizeof st->hd.h26);
+        st->hd.base2_26 = 1;
+        return 0;
+    }
+    return -1;
+}
+#endif

@@ -137,17 +137,19 @@ static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5]
     h26[0] = t0; h26[1] = t1; h26[2] = t2; h26[3] = t3; h26[4] = t4;
 }
 
-/* r^8 from a 4-lane table (lane 0 of each row is r^4): limbs and fives,
- * for the two-group loop of core4.  Limbs below 2^26 + 2^12 as
+/* The square of lane 0 of an n-lane table, limbs and fives: r^8 from a
+ * 4-lane table (lane 0 of each row is r^4) for the two-group loop of
+ * core4, r^16 from an 8-lane one for x86-avx512's.  Limbs below 2^26 + 2^12 as
  * carry_out leaves them, fives below 2^28.33, as the bounds below
  * assume of a power. */
-static inline void polymac_r26vec_r8(uint64_t r8[9], const uint64_t table[9 * 4])
+static inline void polymac_r26vec_square(uint64_t r8[9], const uint64_t *table,
+                                         unsigned n)
 {
     uint64_t r[5], s[5], d[5];
     for (unsigned i = 0; i < 5; i++)
-        r[i] = table[i * 4];
+        r[i] = table[i * n];
     for (unsigned i = 1; i < 5; i++)
-        s[i] = table[(4 + i) * 4];
+        s[i] = table[(4 + i) * n];
     d[0] = r[0] * r[0] + r[1] * s[4] + r[2] * s[3] + r[3] * s[2] + r[4] * s[1];
     d[1] = r[0] * r[1] + r[1] * r[0] + r[2] * s[4] + r[3] * s[3] + r[4] * s[2];
     d[2] = r[0] * r[2] + r[1] * r[1] + r[2] * r[0] + r[3] * s[4] + r[4] * s[3];
@@ -156,6 +158,11 @@ static inline void polymac_r26vec_r8(uint64_t r8[9], const uint64_t table[9 * 4]
     polymac_r26vec_carry_out(r8, d);
     for (unsigned i = 1; i < 5; i++)
         r8[4 + i] = r8[i] * 5;
+}
+
+static inline void polymac_r26vec_r8(uint64_t r8[9], const uint64_t table[9 * 4])
+{
+    polymac_r26vec_square(r8, table, 4);
 }
 
 /*
