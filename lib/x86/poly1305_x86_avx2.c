@@ -203,3 +203,34 @@ const struct polymac_kernel polymac_kernel_x86_avx2 = {
     /* no batch lanes: four lanes in radix 2^26, one message each, lost
      * to the one-shot path at every batch measured (README, Batch) */
 };
+
+#ifdef POLYMAC_TEST_KERNELS
+#include "../test_inject.h"
+/* test builds only: h as given, in radix 2^64, in h26, or in the lanes
+ * (which need the table: a vector call ran) (test/test_inject.c) */
+int polymac_test_set_h_x86_avx2(void *ks, const struct polymac_test_h *h)
+{
+    struct avx2_state *st = ks;
+    if (h->form == POLYMAC_TEST_R64) {
+        st->hd.r64.h0 = h->v[0];
+        st->hd.r64.h1 = h->v[1];
+        st->hd.r64.h2 = h->v[2];
+        st->hd.base2_26 = 0;
+        st->lanes_live = 0;
+        return 0;
+    }
+    if (h->form == POLYMAC_TEST_R26) {
+        memcpy(st->hd.h26, h->v, sizeof st->hd.h26);
+        st->hd.base2_26 = 1;
+        st->lanes_live = 0;
+        return 0;
+    }
+    if (h->form == POLYMAC_TEST_LANES && (st->hd.powers == 4 || st->hd.powers == 8)) {
+        memcpy(st->lanes, h->v, sizeof st->lanes);
+        st->lanes_live = 1;
+        st->lanes_used = 1;
+        return 0;
+    }
+    return -1;
+}
+#endif

@@ -1018,3 +1018,37 @@ const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .lanes = polymac_lanes_x86_avx512ifma,
     .lanes_max = IFMA_LANES_MAX,
 };
+
+#ifdef POLYMAC_TEST_KERNELS
+#include "../test_inject.h"
+/* test builds only: h as given, in radix 2^64, or in the live lanes with
+ * t and a pending part (which need the powers: a vector call ran)
+ * (test/test_inject.c) */
+int polymac_test_set_h_x86_avx512ifma(void *ks, const struct polymac_test_h *h)
+{
+    struct ifma_state *st = ks;
+    if (h->form == POLYMAC_TEST_R64) {
+        st->s.h0 = h->v[0];
+        st->s.h1 = h->v[1];
+        st->s.h2 = h->v[2];
+        st->flags &= ~(uint64_t)(IFMA_LANES | IFMA_HS | IFMA_T_MASK);
+        return 0;
+    }
+    if (h->form == POLYMAC_TEST_LANES && (st->flags & IFMA_POWERS) && h->t < 16) {
+        for (unsigned i = 0; i < 3; i++)
+            for (unsigned j = 0; j < 16; j++)
+                st->v[j / 8][i][j % 8] = h->v[i * 16 + j];
+        uint64_t f = (st->flags & ~(uint64_t)(IFMA_HS | IFMA_T_MASK)) | IFMA_LANES
+                     | ((uint64_t)h->t << IFMA_T_SHIFT);
+        if (h->pending) {
+            st->s.h0 = h->x[0];
+            st->s.h1 = h->x[1];
+            st->s.h2 = h->x[2];
+            f |= IFMA_HS;
+        }
+        st->flags = f;
+        return 0;
+    }
+    return -1;
+}
+#endif
