@@ -11,7 +11,7 @@ for t in nm strings; do
     command -v $t >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
 done
 fail=0
-syms=$(nm -a "$lib" | grep -i -E 'test_broken|fail_all|kat_flip') || true
+syms=$(nm -a "$lib" | grep -i -E 'test_broken|fail_all|kat_flip|test_set_h|test_inject') || true
 if [ -n "$syms" ]; then
     echo "FAIL: test symbols in $lib:"; echo "$syms"; fail=1
 fi
