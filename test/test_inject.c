@@ -388,7 +388,12 @@ static int must_take(const struct polymac_kernel *k, unsigned warm, int form)
 {
     const char *n = k->name;
     int r26 = strncmp(n, "generic-r26", 11) == 0;
-    int x86 = strncmp(n, "x86-", 4) == 0;
+    int x86 = strcmp(n, "x86-avx2") == 0 || strcmp(n, "x86-avx512") == 0
+              || strcmp(n, "x86-avx512ifma") == 0;
+    /* the kernels with an injection point; the others (NEON, POWER,
+     * s390x) have none yet and are reported as skipped */
+    if (!r26 && !x86 && strcmp(n, "generic-r64") != 0)
+        return 0;
     if (form == POLYMAC_TEST_R64)
         return !r26;
     if (form == POLYMAC_TEST_R26)
