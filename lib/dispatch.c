@@ -49,6 +49,7 @@ const struct polymac_kernel *const polymac_registry[] = {
 };
 #define NKERNELS (sizeof polymac_registry / sizeof polymac_registry[0])
 _Static_assert(NKERNELS <= 32, "runnable bits fit");
+const unsigned polymac_registry_size = NKERNELS;
 
 _Atomic uint32_t polymac_runnable;
 

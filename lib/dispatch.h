@@ -48,6 +48,8 @@ static inline uint32_t polymac_registry_fingerprint(void)
 }
 
 extern const struct polymac_kernel *const polymac_registry[];
+/* How many kernels polymac_registry holds. */
+extern const unsigned polymac_registry_size;
 /* Bit i set: registry[i] was checked (in range, runnable on this CPU). */
 extern _Atomic uint32_t polymac_runnable;
 
