@@ -75,15 +75,9 @@ const struct polymac_kernel polymac_kernel_generic_r26x2 = {
 };
 
 #ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
 /* test builds only: h as given (test/test_inject.c) */
 int polymac_test_set_h_generic_r26x2(void *ks, const struct polymac_test_h *h)
 {
-    struct r26x2_state *st = ks;
-    if (h->form != POLYMAC_TEST_R26)
-        return -1;
-    for (int i = 0; i < 5; i++)
-        st->h[i] = (uint32_t)h->v[i];
-    return 0;
+    return polymac_r26_test_set_h(((struct r26x2_state *)ks)->h, h);
 }
 #endif

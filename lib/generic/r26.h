@@ -118,4 +118,18 @@ static inline void polymac_r26_finish(uint32_t h[5], uint8_t tag[16], const uint
     polymac_store32le(tag + 12, (uint32_t)f);
 }
 
+#ifdef POLYMAC_TEST_KERNELS
+#include "../test_inject.h"
+/* test builds only: a kernel's h set as given (test/test_inject.c); 0, or
+ * -1 when the form is not radix 2^26 */
+static inline int polymac_r26_test_set_h(uint32_t h[5], const struct polymac_test_h *v)
+{
+    if (v->form != POLYMAC_TEST_R26)
+        return -1;
+    for (int i = 0; i < 5; i++)
+        h[i] = (uint32_t)v->v[i];
+    return 0;
+}
+#endif
+
 #endif
