@@ -506,10 +506,9 @@ int main(int argc, char **argv)
     test_fill(msg, sizeof msg, &seed);
     if (sodium_init() < 0)
         return 1;
-    if (argc > 1 && strcmp(argv[1], "--child") == 0)
-        return child();
-    if (argc > 1 && strcmp(argv[1], "--ping") == 0)
-        return puts("pong") < 0;
+    int rc = run_as_child(argc, argv, child);
+    if (rc >= 0)
+        return rc;
     if (argc > 1 && strcmp(argv[1], "--planted-overflow") == 0) {
         /* A test of the test for tools/trust-checks: a length 16 bytes past
          * the buffer, which AddressSanitizer must report inside the
@@ -550,6 +549,6 @@ int main(int argc, char **argv)
     skipped = 1;
 #endif
     suite_add_tcase(s, tc);
-    int rc = test_run(s);
+    rc = test_run(s);
     return rc == 0 && skipped ? TEST_SKIP : rc;
 }

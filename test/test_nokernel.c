@@ -116,10 +116,9 @@ static int child(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--child") == 0)
-        return child();
-    if (argc > 1 && strcmp(argv[1], "--ping") == 0)
-        return puts("pong") < 0;
+    int rc = run_as_child(argc, argv, child);
+    if (rc >= 0)
+        return rc;
     if (sodium_init() < 0)
         return 1;
     Suite *s = suite_create("nokernel");

@@ -90,4 +90,16 @@ static inline int can_reexec(void)
     return 0;
 }
 
+/* The child's end of run_self: with argv[1] "--child" returns child()'s
+ * exit code, with "--ping" answers can_reexec; -1 when argv names neither
+ * (the program goes on as the test suite). */
+static inline int run_as_child(int argc, char **argv, int (*child)(void))
+{
+    if (argc > 1 && strcmp(argv[1], "--child") == 0)
+        return child();
+    if (argc > 1 && strcmp(argv[1], "--ping") == 0)
+        return puts("pong") < 0;
+    return -1;
+}
+
 #endif
