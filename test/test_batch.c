@@ -34,6 +34,17 @@ static size_t pick_len(uint64_t *seed)
     }
 }
 
+/* Entry i of B: message m of len bytes under key, a tag buffer at an odd
+ * address, and the oracle's tag to compare with. */
+static void set_entry(size_t i, const uint8_t *key, const uint8_t *m, size_t len)
+{
+    B.keys[i] = key;
+    B.msgs[i] = m;
+    B.lens[i] = len;
+    B.tags[i] = B.tagbuf[i] + 1;
+    oracle(B.ref[i], m, len, key);
+}
+
 /* Fills B with n entries: lengths from pick_len (at most eight of 64 KiB),
  * each message at a random misalignment in the arena, each key its own. */
 static void make_batch(size_t n, uint64_t *seed, int all_ff)
@@ -113,11 +124,7 @@ START_TEST(sizes_and_lengths)
             off += len + 3;
             test_fill(m, len, &seed);
             test_fill(B.keybuf[i] + 1, 32, &seed);
-            B.keys[i] = B.keybuf[i] + 1;
-            B.msgs[i] = m;
-            B.lens[i] = len;
-            B.tags[i] = B.tagbuf[i] + 1;
-            oracle(B.ref[i], m, len, B.keys[i]);
+            set_entry(i, B.keybuf[i] + 1, m, len);
         }
         ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
         check_tags("sizes");
@@ -149,11 +156,7 @@ START_TEST(equal_lengths)
                     test_fill(m, len, &seed);
                     test_fill(B.keybuf[i] + 1, 32, &seed);
                 }
-                B.keys[i] = B.keybuf[i] + 1;
-                B.msgs[i] = m;
-                B.lens[i] = len;
-                B.tags[i] = B.tagbuf[i] + 1;
-                oracle(B.ref[i], m, len, B.keys[i]);
+                set_entry(i, B.keybuf[i] + 1, m, len);
             }
             ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
             check_tags("equal lengths");
@@ -183,11 +186,7 @@ START_TEST(duplicates)
                     memcpy(B.keybuf[i] + 1, B.keybuf[0] + 1, 32);
                 else
                     test_fill(B.keybuf[i] + 1, 32, &seed);
-                B.keys[i] = B.keybuf[i] + 1;
-                B.msgs[i] = m;
-                B.lens[i] = lens[l];
-                B.tags[i] = B.tagbuf[i] + 1;
-                oracle(B.ref[i], m, lens[l], B.keys[i]);
+                set_entry(i, B.keybuf[i] + 1, m, lens[l]);
             }
             ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
             check_tags("duplicates");
@@ -349,11 +348,7 @@ START_TEST(h_near_p)
             memset(key, 0, 16);
             key[0] = 1;                                  /* r = 1 */
             test_fill(key + 16, 16, &seed);
-            B.keys[i] = key;
-            B.msgs[i] = m;
-            B.lens[i] = (i % 4 == 3) ? 47 : 48;          /* and a padded block */
-            B.tags[i] = B.tagbuf[i] + 1;
-            oracle(B.ref[i], m, B.lens[i], key);
+            set_entry(i, key, m, (i % 4 == 3) ? 47 : 48);   /* and a padded block */
         }
         ck_assert_int_eq(polymac_auth_batch(B.tags, B.msgs, B.lens, B.keys, n), 0);
         check_tags("h near p");
