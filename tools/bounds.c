@@ -397,6 +397,49 @@ static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 
     return mulred44x(what, x, p, x, p, 0, e);
 }
 
+/* the powers the IFMA steps multiply by: r (and r^2 for the lanes) */
+static struct l3 P44, P44_2;
+
+static struct l3 step_ifma(struct l3 x, struct l3 m)
+{
+    return mulred44("h=(h+m)r^k+e", x, P44, m);
+}
+
+static struct l3 step_ifma_lanes(struct l3 x, struct l3 m)
+{
+    const struct l3 zero = {{0, 0, 0}};
+    return mulred44x("lanes h=(h+m1)r^2+m2 r", x, P44_2, m, P44, 1, zero);
+}
+
+/* h = step(h + m, m) from *h until its bounds repeat (joined: they only
+ * grow), then that step once more, printing; the steps taken, or -1 (a
+ * failure counted) when there is no fixed point in 200 */
+static int fixed_point44(struct l3 *h, struct l3 m, struct l3 (*step)(struct l3, struct l3))
+{
+    int it;
+    for (it = 0; it < 200 && !fails; it++) {
+        struct l3 x = {{add(h->v[0], m.v[0]), add(h->v[1], m.v[1]), add(h->v[2], m.v[2])}};
+        struct l3 n = step(x, m);
+        for (int i = 0; i < 3; i++)
+            if (n.v[i] < h->v[i])
+                n.v[i] = h->v[i];
+        if (memcmp(&n, h, sizeof n) == 0)
+            break;
+        *h = n;
+    }
+    if (fails)
+        return -1;
+    if (it == 200) {
+        printf("%-16s no fixed point in 200 iterations\n", model);
+        fails++;
+        return -1;
+    }
+    printing = 1;
+    struct l3 x = {{add(h->v[0], m.v[0]), add(h->v[1], m.v[1]), add(h->v[2], m.v[2])}};
+    step(x, m);
+    return it;
+}
+
 static void model_ifma(void)
 {
     snprintf(model, sizeof model, "x86-avx512ifma");
@@ -417,27 +460,10 @@ static void model_ifma(void)
         p = n;
     }
     struct l3 h = {{pow2(44) - 1, pow2(44) - 1, pow2(43) - 1}};   /* from radix 2^64 */
-    int it;
-    for (it = 0; it < 200 && !fails; it++) {
-        struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
-        struct l3 n = mulred44("h=(h+m)r^k+e", x, p, m);
-        for (int i = 0; i < 3; i++)
-            if (n.v[i] < h.v[i])
-                n.v[i] = h.v[i];
-        if (memcmp(&n, &h, sizeof n) == 0)
-            break;
-        h = n;
-    }
-    if (fails)
+    P44 = p;
+    int it = fixed_point44(&h, m, step_ifma);
+    if (it < 0)
         return;
-    if (it == 200) {
-        printf("%-16s no fixed point in 200 iterations\n", model);
-        fails++;
-        return;
-    }
-    printing = 1;
-    struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
-    mulred44("h=(h+m)r^k+e", x, p, m);
     printf("%-16s powers below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
            "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p.v[0]), lg(p.v[1]), lg(p.v[2]), it,
            lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
@@ -461,27 +487,11 @@ static void model_ifma_lanes(void)
         if (p2.v[i] < p.v[i])
             p2.v[i] = p.v[i];
     struct l3 h = zero;
-    int it;
-    for (it = 0; it < 200 && !fails; it++) {
-        struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
-        struct l3 n = mulred44x("lanes h=(h+m1)r^2+m2 r", x, p2, m, p, 1, zero);
-        for (int i = 0; i < 3; i++)
-            if (n.v[i] < h.v[i])
-                n.v[i] = h.v[i];
-        if (memcmp(&n, &h, sizeof n) == 0)
-            break;
-        h = n;
-    }
-    if (fails)
+    P44 = p;
+    P44_2 = p2;
+    int it = fixed_point44(&h, m, step_ifma_lanes);
+    if (it < 0)
         return;
-    if (it == 200) {
-        printf("%-16s no fixed point in 200 iterations\n", model);
-        fails++;
-        return;
-    }
-    printing = 1;
-    struct l3 x = {{add(h.v[0], m.v[0]), add(h.v[1], m.v[1]), add(h.v[2], m.v[2])}};
-    mulred44x("lanes h=(h+m1)r^2+m2 r", x, p2, m, p, 1, zero);
     printf("%-16s r^2 below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
            "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p2.v[0]), lg(p2.v[1]), lg(p2.v[2]), it,
            lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
