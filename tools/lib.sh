@@ -6,7 +6,8 @@
 # The Debian packages a native build, its tests and the benchmark peers need.
 NATIVE_PACKAGES="meson ninja-build cmake pkg-config gcc libc6-dev binutils python3
 libcpu-features-dev libsodium-dev check libsubunit-dev
-libssl-dev libgcrypt20-dev nettle-dev libwolfssl-dev qemu-user valgrind"
+libssl-dev libgcrypt20-dev nettle-dev libwolfssl-dev qemu-user valgrind
+man-db"
 # intel-ipsec-mb is packaged for amd64 only
 if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
     NATIVE_PACKAGES="$NATIVE_PACKAGES libipsec-mb-dev"
