@@ -45,17 +45,23 @@ static inline vu8 vx_load(const void *p)
     return vec_xl(0, (const unsigned char *)p);
 }
 
+/* The VERIM masks of vx_load4: the bits a limb takes from the next word. */
+#define VX_INS1 0x3ffffc0u
+#define VX_INS2 0x3fff000u
+#define VX_INS3 0x3fc0000u
+
 /* Splits four blocks a, b, c, d into limb vectors: 64-bit lane 0 holds
  * block a in its low word and c in its high word, lane 1 b and d (big-
- * endian element order c, a, d, b). */
-static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
+ * endian element order c, a, d, b).  mask (26 bits) and ins1..ins3 (the
+ * VERIM masks) are made once by the caller. */
+static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib, vu32 mask, vu32 ins1,
+                            vu32 ins2, vu32 ins3)
 {
     /* words 0 and 1 (2 and 3) of two blocks x, y as y0 x0 y1 x1, each
      * with its bytes reversed: big-endian lanes holding little-endian
      * values */
     const vu8 lo01 = {19, 18, 17, 16, 3, 2, 1, 0, 23, 22, 21, 20, 7, 6, 5, 4};
     const vu8 hi23 = {27, 26, 25, 24, 11, 10, 9, 8, 31, 30, 29, 28, 15, 14, 13, 12};
-    const vu32 mask = vec_splats(0x3ffffffu);
     vu8 a = vx_load(in), b = vx_load(in + 16);
     vu8 c = vx_load(in + 32), d = vx_load(in + 48);
     vu64 ac01 = (vu64)vec_perm(a, c, lo01), bd01 = (vu64)vec_perm(b, d, lo01);
@@ -66,9 +72,9 @@ static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
     /* VERIM (t & ~mask) | (rotl(s, n) & mask) inserts the next word's
      * bits above the shifted ones: two instructions a limb */
     m[0] = w0 & mask;
-    m[1] = __builtin_s390_verimf(w0 >> 26, w1, (vu32){0x3ffffc0, 0x3ffffc0, 0x3ffffc0, 0x3ffffc0}, 6);
-    m[2] = __builtin_s390_verimf(w1 >> 20, w2, (vu32){0x3fff000, 0x3fff000, 0x3fff000, 0x3fff000}, 12);
-    m[3] = __builtin_s390_verimf(w2 >> 14, w3, (vu32){0x3fc0000, 0x3fc0000, 0x3fc0000, 0x3fc0000}, 18);
+    m[1] = __builtin_s390_verimf(w0 >> 26, w1, ins1, 6);
+    m[2] = __builtin_s390_verimf(w1 >> 20, w2, ins2, 12);
+    m[3] = __builtin_s390_verimf(w2 >> 14, w3, ins3, 18);
     m[4] = (w3 >> 8) | hib;
 }
 
@@ -124,6 +130,13 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
     vu32 r4[10], rl[10], m[5], x[5];
     vu64 d[5];
     const vu32 hib = vec_splats(hibit << 24);
+    vu32 mask = vec_splats(0x3ffffffu);
+    vu32 ins1 = vec_splats(VX_INS1), ins2 = vec_splats(VX_INS2), ins3 = vec_splats(VX_INS3);
+
+    /* GCC rebuilds constants it can make in one instruction (VGMF) inside
+     * the loop rather than keep them in registers: an empty asm that may
+     * have changed them makes them values it must keep. */
+    __asm__("" : "+v"(mask), "+v"(ins1), "+v"(ins2), "+v"(ins3));
 
     /* Every small loop is unrolled fully so that GCC keeps these arrays
      * in registers; otherwise GCC 12 runs the loops through the stack. */
@@ -137,14 +150,14 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
         d[i] = (vu64){st->h26[i], 0};         /* h joins lane 0's low block */
 
     for (; ngroups > 1; ngroups--, in += 64) {
-        vx_load4(m, in, hib);
+        vx_load4(m, in, hib, mask, ins1, ins2, ins3);
         #pragma GCC unroll 5
         for (int i = 0; i < 5; i++)
             x[i] = (vu32)d[i] + m[i];
         vx_mul(d, x, m, r4);
         vx_carry(d);
     }
-    vx_load4(m, in, hib);
+    vx_load4(m, in, hib, mask, ins1, ins2, ins3);
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         x[i] = (vu32)d[i] + m[i];
