@@ -244,6 +244,37 @@ IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
 }
 
 /*
+ * The six column sums of a product (low halves l_i at 2^(44 i), high
+ * halves g_i worth (g_i << 8) 2^(44 (i + 1))) carried with the shifts by
+ * 8 and 10 and the multiplication by 5 as IFMAs: ifma_mulred's chain (and
+ * the lanes' under IFMA_LANES_IFMA_CARRY).  Sequential carries d0 -> d1 ->
+ * d2 -> (times 5) d0 -> d1; g2, at 2^140, is worth (g2 << 10) 2^130.
+ */
+IFMA_INLINE struct ifma_h ifma_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
+                                     __m512i g1, __m512i g2)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
+    struct ifma_h o;
+    l1 = _mm512_madd52lo_epu64(l1, g0, ifma_bcastk(&ifma_k.sh8));
+    l2 = _mm512_madd52lo_epu64(l2, g1, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(l0, m44);
+    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), g2,
+                                      ifma_bcastk(&ifma_k.sh10));
+    /* bits 130 and up: c 2^130 == 5 c */
+    o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
+    /* h0 < 2^50.2 < 2^52, so the high half of h0 * 2^8 is h0 >> 44: an
+     * IFMA instead of a shift (which only one port runs) and an add */
+    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(o.h0, m44);
+    return o;
+}
+
+/*
  * Returns h p + e mod p per lane, carried to h0 < 2^44, h1 < 2^44 + 2^6,
  * h2 < 2^42 (see the analysis at the top).  e (a message group, or 0)
  * starts the low accumulators, so absorbing a message costs no add.
@@ -260,10 +291,6 @@ IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
 IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
                                       struct ifma_h e)
 {
-    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
-    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
-    struct ifma_h o;
-
     __m512i l0 = _mm512_madd52lo_epu64(e.h0, h.h2, p.s1);
     __m512i g0 = _mm512_madd52hi_epu64(ifma_zero(), h.h2, p.s1);
     __m512i l1 = _mm512_madd52lo_epu64(e.h1, h.h2, p.s2);
@@ -285,25 +312,7 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
     l2 = _mm512_madd52lo_epu64(l2, h.h1, p.r1);
     g2 = _mm512_madd52hi_epu64(g2, h.h1, p.r1);
 
-    /* Sequential carries d0 -> d1 -> d2 -> (times 5) d0 -> d1; a high half
-     * g_i is worth (g_i << 8) 2^44 and joins the next limb (g2, at 2^140,
-     * is worth (g2 << 10) 2^130). */
-    l1 = _mm512_madd52lo_epu64(l1, g0, ifma_bcastk(&ifma_k.sh8));
-    l2 = _mm512_madd52lo_epu64(l2, g1, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(l0, m44);
-    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
-    o.h1 = _mm512_and_si512(l1, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
-    o.h2 = _mm512_and_si512(l2, m42);
-    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), g2,
-                                      ifma_bcastk(&ifma_k.sh10));
-    /* bits 130 and up: c 2^130 == 5 c */
-    o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
-    /* h0 < 2^50.2 < 2^52, so the high half of h0 * 2^8 is h0 >> 44: an
-     * IFMA instead of a shift (which only one port runs) and an add */
-    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(o.h0, m44);
-    return o;
+    return ifma_carry(l0, l1, l2, g0, g1, g2);
 }
 
 /*

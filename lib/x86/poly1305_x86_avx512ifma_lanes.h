@@ -111,10 +111,10 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
 IFMA_INLINE struct ifma_h ifma_lanes_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
                                            __m512i g1, __m512i g2)
 {
+#ifndef IFMA_LANES_IFMA_CARRY
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     struct ifma_h o;
-#ifndef IFMA_LANES_IFMA_CARRY
     l1 = _mm512_add_epi64(l1, _mm512_add_epi64(_mm512_slli_epi64(g0, 8),
                                                _mm512_srli_epi64(l0, 44)));
     o.h0 = _mm512_and_si512(l0, m44);
@@ -126,21 +126,10 @@ IFMA_INLINE struct ifma_h ifma_lanes_carry(__m512i l0, __m512i l1, __m512i l2, _
     o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
     o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
     o.h0 = _mm512_and_si512(o.h0, m44);
-#else
-    l1 = _mm512_madd52lo_epu64(l1, g0, ifma_bcastk(&ifma_k.sh8));
-    l2 = _mm512_madd52lo_epu64(l2, g1, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(l0, m44);
-    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
-    o.h1 = _mm512_and_si512(l1, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
-    o.h2 = _mm512_and_si512(l2, m42);
-    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), g2,
-                                      ifma_bcastk(&ifma_k.sh10));
-    o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
-    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(o.h0, m44);
-#endif
     return o;
+#else
+    return ifma_carry(l0, l1, l2, g0, g1, g2);
+#endif
 }
 
 /* The three products of each column, x the limbs and y the power; the
