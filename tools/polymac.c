@@ -373,6 +373,16 @@ static int (*peer_ipsecmb_batch)(uint8_t *const *, const uint8_t *const *, const
                                  const uint8_t *const *, size_t);
 #endif
 
+/* The bench's inputs: bytes of a xorshift generator from state *x (the
+ * same data every run, no tool needed beyond the library). */
+static void bench_fill(uint8_t *p, size_t n, uint64_t *x)
+{
+    for (size_t i = 0; i < n; i++) {
+        *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17;
+        p[i] = (uint8_t)*x;
+    }
+}
+
 /* One workload of polymac bench --batch: n messages, each with its own key. */
 struct batch_work {
     const char *name;
@@ -416,15 +426,8 @@ static int cmd_bench_batch(int rounds, double target_ns)
     /* IMIX: 64, 594 and 1518 bytes in the ratio 7:4:1, interleaved */
     static const size_t imix[12] = {64, 594, 64, 64, 1518, 594, 64, 64, 594, 64, 594, 64};
     uint64_t x = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < sizeof arena; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        arena[i] = (uint8_t)x;
-    }
-    for (int k = 0; k < 48; k++)
-        for (int j = 0; j < 32; j++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            keys[k][j] = (uint8_t)x;
-        }
+    bench_fill(arena, sizeof arena, &x);
+    bench_fill(&keys[0][0], sizeof keys, &x);
     for (int w = 0; w < 4; w++)
         for (size_t i = 0; i < ws[w].n; i++) {
             ws[w].lens[i] = w == 0 || w == 2 ? 64 : w == 1 ? 256 : imix[i % 12];
@@ -594,15 +597,8 @@ static int cmd_bench(int argc, char **argv)
     if (!msg)
         return die("out of memory%s", "");
     uint64_t x = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < maxlen; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        msg[i] = (uint8_t)x;
-    }
-    for (int k = 0; k < 16; k++)
-        for (int j = 0; j < 32; j++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            keys[k][j] = (uint8_t)x;
-        }
+    bench_fill(msg, maxlen, &x);
+    bench_fill(&keys[0][0], sizeof keys, &x);
 
     /* warm up for about 300 ms so the first size is not measured while the
      * core is still raising its clock */
