@@ -84,6 +84,7 @@
 
 #include "polymac.h"
 #include "../rand.h"
+#include "../rfc8439.h"
 #include "../ct/planted.h"
 
 #if defined(__has_feature)
@@ -356,15 +357,10 @@ static int planted(const char *which)
 /* RFC 8439 section 2.5.2 */
 static int known_answer(void)
 {
-    static const uint8_t key[32] = {
-        0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,
-        0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b};
-    static const uint8_t want[16] = {
-        0xa8, 0x06, 0x1d, 0xc1, 0x30, 0x51, 0x36, 0xc6, 0xc2, 0x2b, 0x8b, 0xaf, 0x0c, 0x01, 0x27, 0xa9};
-    static const char msg[] = "Cryptographic Forum Research Group";
     uint8_t tag[16];
     return polymac_backend_select("generic-r26") == 0
-           && polymac_auth(tag, msg, sizeof msg - 1, key) == 0 && memcmp(tag, want, 16) == 0;
+           && polymac_auth(tag, rfc8439_text, sizeof rfc8439_text - 1, rfc8439_key) == 0
+           && memcmp(tag, rfc8439_tag, 16) == 0;
 }
 
 int main(int argc, char **argv)
