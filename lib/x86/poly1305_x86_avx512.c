@@ -413,24 +413,11 @@ const struct polymac_kernel polymac_kernel_x86_avx512 = {
 };
 
 #ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
 /* test builds only: h as given, in radix 2^64 or in h26
  * (test/test_inject.c) */
 int polymac_test_set_h_x86_avx512(void *ks, const struct polymac_test_h *h)
 {
     struct avx512_state *st = ks;
-    if (h->form == POLYMAC_TEST_R64) {
-        st->hd.r64.h0 = h->v[0];
-        st->hd.r64.h1 = h->v[1];
-        st->hd.r64.h2 = h->v[2];
-        st->hd.base2_26 = 0;
-        return 0;
-    }
-    if (h->form == POLYMAC_TEST_R26) {
-        memcpy(st->hd.h26, h->v, sizeof st->hd.h26);
-        st->hd.base2_26 = 1;
-        return 0;
-    }
-    return -1;
+    return polymac_r26vec_test_set_h(&st->hd, h);
 }
 #endif

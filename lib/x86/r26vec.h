@@ -515,4 +515,28 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const uint64_
     polymac_r26vec_merge4(h26, table, h0, h1, h2, h3, h4);
 }
 
+#ifdef POLYMAC_TEST_KERNELS
+#include "../test_inject.h"
+/* test builds only: h set as given in radix 2^64 or in h26, for the
+ * kernels' injection points (test/test_inject.c); 0, or -1 for another
+ * form (left to the kernel) */
+static inline int polymac_r26vec_test_set_h(struct polymac_r26vec_head *hd,
+                                            const struct polymac_test_h *h)
+{
+    if (h->form == POLYMAC_TEST_R64) {
+        hd->r64.h0 = h->v[0];
+        hd->r64.h1 = h->v[1];
+        hd->r64.h2 = h->v[2];
+        hd->base2_26 = 0;
+        return 0;
+    }
+    if (h->form == POLYMAC_TEST_R26) {
+        memcpy(hd->h26, h->v, sizeof hd->h26);
+        hd->base2_26 = 1;
+        return 0;
+    }
+    return -1;
+}
+#endif
+
 #endif
