@@ -74,6 +74,19 @@ static void stream_with(const struct polymac_kernel *k, uint8_t tag[16], const u
     ck_assert_int_eq(polymac_final_impl(&st, tag), 0);
 }
 
+/* One-shot through k with a key and a message of len bytes drawn from
+ * seed: whether the tag is the oracle's. */
+static int oneshot_right(const struct polymac_kernel *k, uint8_t *msg, size_t len,
+                         uint64_t *seed)
+{
+    uint8_t key[32], tag[16], ref[16];
+    test_fill(key, 32, seed);
+    test_fill(msg, len, seed);
+    oracle(ref, msg, len, key);
+    oneshot_with(k, tag, msg, len, key);
+    return memcmp(tag, ref, 16) == 0;
+}
+
 /* Streamed through k: the calls of good (lengths, 0-terminated) give the
  * oracle's tag, those of bad do not; msg holds both, key and message drawn
  * from seed. */
@@ -175,19 +188,15 @@ START_TEST(tail_kernel_is_subtle)
 {
     const struct polymac_kernel *k = kernel_named("test-broken-tail");
     static uint8_t msg[2400];
-    uint8_t key[32], tag[16], ref[16];
     uint64_t seed = 0x7a11u;
     ck_assert_uint_eq(k->cpu_required, 0);
     for (size_t len = 0; len <= sizeof msg; len++) {
         size_t blocks = len / 16;
-        test_fill(key, 32, &seed);
-        test_fill(msg, len, &seed);
-        oracle(ref, msg, len, key);
-        oneshot_with(k, tag, msg, len, key);
+        int right = oneshot_right(k, msg, len, &seed);
         if (blocks > 4 && blocks % 4 != 0)
-            ck_assert_msg(memcmp(tag, ref, 16) != 0, "length %zu should be wrong", len);
+            ck_assert_msg(!right, "length %zu should be wrong", len);
         else
-            ck_assert_msg(memcmp(tag, ref, 16) == 0, "length %zu should be right", len);
+            ck_assert_msg(right, "length %zu should be right", len);
     }
     /* streamed: right while every call is whole groups or under one group */
     static const size_t good[] = {64, 48, 16, 128, 256, 5, 0};
@@ -202,16 +211,11 @@ START_TEST(stream_kernel_is_subtle)
 {
     const struct polymac_kernel *k = kernel_named("test-broken-stream");
     static uint8_t msg[2400];
-    uint8_t key[32], tag[16], ref[16];
     uint64_t seed = 0x57ea3u;
     ck_assert_uint_eq(k->cpu_required, 0);
-    for (size_t len = 0; len <= sizeof msg; len++) {
-        test_fill(key, 32, &seed);
-        test_fill(msg, len, &seed);
-        oracle(ref, msg, len, key);
-        oneshot_with(k, tag, msg, len, key);
-        ck_assert_msg(memcmp(tag, ref, 16) == 0, "one-shot length %zu should be right", len);
-    }
+    for (size_t len = 0; len <= sizeof msg; len++)
+        ck_assert_msg(oneshot_right(k, msg, len, &seed), "one-shot length %zu should be right",
+                      len);
     /* whole groups, then one block, then whole groups: the lanes were merged */
     static const size_t good[] = {64, 16, 128, 48, 64, 5, 0};
     /* whole groups twice in a row (4 then 8 blocks) */
