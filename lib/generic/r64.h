@@ -68,6 +68,63 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #  endif
 #endif
 
+/* aarch64 (little-endian) builds run it as inline assembly too: GCC's
+ * code for the C loop waits on each block's load and orders the products
+ * so that in-order cores (Cortex-A53/A55) stall on every carry.  Same
+ * arithmetic and limbs as the C loop (bit-identical h), the next block
+ * loaded while this one's products settle, so the loop's last block runs
+ * once more after it without a load (nothing past the input is read).
+ * POLYMAC_R64_PORTABLE and sanitizer builds use C. */
+#if defined(__aarch64__) && defined(__GNUC__) && !defined(POLYMAC_R64_PORTABLE) \
+    && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#  define POLYMAC_R64_ASM_A64 1
+#  if defined(__SANITIZE_ADDRESS__)
+#    undef POLYMAC_R64_ASM_A64
+#  endif
+#  if defined(__has_feature)
+#    if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#      undef POLYMAC_R64_ASM_A64
+#    endif
+#  endif
+#endif
+
+/* One block of the aarch64 loop: m0, m1 hold the block; LOAD (the next
+ * block's ldp, or nothing for the last block) sits where the load has
+ * time to land.  a = t0 r0 + t1 s1 + (h2 >> 2) 5 r0 -> h0 and the carry
+ * into b; b = t0 r1 + t1 r0 + h2 s1 + (a >> 64) -> h1 and h2. */
+#define POLYMAC_R64_A64_STEP(LOAD)                                              \
+    "adds %[m0], %[m0], %[h0]\n\t"          /* t = h + m */                    \
+    "adcs %[m1], %[m1], %[h1]\n\t"                                              \
+    "adc %[h2], %[h2], %[hb]\n\t"                                               \
+    "mul %[h0], %[m0], %[r0]\n\t"           /* a = t0 r0 */                    \
+    "umulh %[h1], %[m0], %[r0]\n\t"                                             \
+    "lsr %[q], %[h2], #2\n\t"                                                   \
+    "mul %[x0], %[m1], %[s1]\n\t"           /*     + t1 s1 */                  \
+    "and %[t], %[h2], #3\n\t"                                                   \
+    "umulh %[x1], %[m1], %[s1]\n\t"                                             \
+    "mul %[y0], %[q], %[r05]\n\t"           /*     + (h2 >> 2) 5 r0 */         \
+    "umulh %[y1], %[q], %[r05]\n\t"                                             \
+    "adds %[h0], %[h0], %[x0]\n\t"                                              \
+    "mul %[x0], %[m0], %[r1]\n\t"           /* b = t0 r1 */                    \
+    "adc %[h1], %[h1], %[x1]\n\t"                                               \
+    "umulh %[x1], %[m0], %[r1]\n\t"                                             \
+    "adds %[h0], %[h0], %[y0]\n\t"          /* h0 = a mod 2^64 */              \
+    "mul %[y0], %[m1], %[r0]\n\t"           /*     + t1 r0 */                  \
+    "adc %[h1], %[h1], %[y1]\n\t"           /* h1 = a >> 64 */                 \
+    "umulh %[y1], %[m1], %[r0]\n\t"                                             \
+    "adds %[x0], %[x0], %[y0]\n\t"                                              \
+    "mul %[y0], %[h2], %[s1]\n\t"           /*     + h2 s1 */                  \
+    "adc %[x1], %[x1], %[y1]\n\t"                                               \
+    "umulh %[y1], %[h2], %[s1]\n\t"                                             \
+    LOAD                                                                          \
+    "adds %[x0], %[x0], %[h1]\n\t"          /*     + (a >> 64) */              \
+    "adc %[x1], %[x1], xzr\n\t"                                                 \
+    "mul %[q], %[t], %[r0]\n\t"             /* (h2 & 3) r0 */                  \
+    "sub %[n], %[n], #1\n\t"                                                    \
+    "adds %[h1], %[x0], %[y0]\n\t"                                              \
+    "adc %[x1], %[x1], %[y1]\n\t"                                               \
+    "add %[h2], %[x1], %[q]\n\t"
+
 /* h = (h + m) r mod p for each block, partially reduced.  With
  * h = h0 + h1 2^64 + h2 2^128 and r = r0 + r1 2^64 (4 | r1):
  *   h1 r1 2^128 = h1 (r1/4) 2^130        == s1 h1           (s1 = 5 r1/4)
@@ -196,6 +253,28 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
         h0 = x7;
         h1 = x9;
         h2 = x14;
+    }
+#elif defined(POLYMAC_R64_ASM_A64)
+    if (nblocks) {
+        uint64_t m0, m1, q, t, x0, x1, y0, y1;
+        const uint64_t r0x5 = r0 * 5;                 /* < 2^62.4 */
+        /* every operand a register: nothing derived from the key is
+         * spilled by the loop itself */
+        __asm__("ldp %[m0], %[m1], [%[in]], #16\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "b.eq 2f\n"
+                "1:\n\t"
+                POLYMAC_R64_A64_STEP("ldp %[m0], %[m1], [%[in]], #16\n\t")
+                "cbnz %[n], 1b\n"
+                "2:\n\t"
+                POLYMAC_R64_A64_STEP("")
+                : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [in] "+&r"(in),
+                  [n] "+&r"(nblocks), [m0] "=&r"(m0), [m1] "=&r"(m1), [q] "=&r"(q),
+                  [t] "=&r"(t), [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0),
+                  [y1] "=&r"(y1)
+                : [r0] "r"(r0), [r1] "r"(r1), [s1] "r"(s1), [r05] "r"(r0x5),
+                  [hb] "r"(hibit)
+                : "cc", "memory");
     }
 #else
     const uint64_t r0x5 = r0 * 5;                     /* < 2^62.4 */
