@@ -397,6 +397,23 @@ static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 
     return mulred44x(what, x, p, x, p, 0, e);
 }
 
+/* n with each limb's bound at least h's: bounds only grow (join) */
+static struct l3 join3(struct l3 n, struct l3 h)
+{
+    for (int i = 0; i < 3; i++)
+        if (n.v[i] < h.v[i])
+            n.v[i] = h.v[i];
+    return n;
+}
+
+/* the largest clamped r, in radix 2^44 */
+static struct l3 r44(void)
+{
+    u128 r = ((u128)0x0ffffffc0ffffffcULL << 64) | 0x0ffffffc0fffffffULL;
+    struct l3 p = {{r & (pow2(44) - 1), (r >> 44) & (pow2(44) - 1), r >> 88}};
+    return p;
+}
+
 /* the powers the IFMA steps multiply by: r (and r^2 for the lanes) */
 static struct l3 P44, P44_2;
 
@@ -419,10 +436,7 @@ static int fixed_point44(struct l3 *h, struct l3 m, struct l3 (*step)(struct l3,
     int it;
     for (it = 0; it < 200 && !fails; it++) {
         struct l3 x = {{add(h->v[0], m.v[0]), add(h->v[1], m.v[1]), add(h->v[2], m.v[2])}};
-        struct l3 n = step(x, m);
-        for (int i = 0; i < 3; i++)
-            if (n.v[i] < h->v[i])
-                n.v[i] = h->v[i];
+        struct l3 n = join3(step(x, m), *h);
         if (memcmp(&n, h, sizeof n) == 0)
             break;
         *h = n;
@@ -445,16 +459,11 @@ static void model_ifma(void)
     snprintf(model, sizeof model, "x86-avx512ifma");
     const struct l3 m = {{pow2(44) - 1, pow2(44) - 1, pow2(41) - 1}};
     const struct l3 zero = {{0, 0, 0}};
-    /* clamped r in radix 2^44 */
-    u128 r = ((u128)0x0ffffffc0ffffffcULL << 64) | 0x0ffffffc0fffffffULL;
-    struct l3 p = {{r & (pow2(44) - 1), (r >> 44) & (pow2(44) - 1), r >> 88}};
+    struct l3 p = r44();
     /* powers: products of powers, to a fixed point of their bounds */
     printing = 0;
     for (int it = 0; it < 50; it++) {
-        struct l3 n = mulred44("power", p, p, zero);
-        for (int i = 0; i < 3; i++)
-            if (n.v[i] < p.v[i])
-                n.v[i] = p.v[i];
+        struct l3 n = join3(mulred44("power", p, p, zero), p);
         if (memcmp(&n, &p, sizeof n) == 0 || fails)
             break;
         p = n;
@@ -479,13 +488,9 @@ static void model_ifma_lanes(void)
     snprintf(model, sizeof model, "x86-avx512ifma lanes");
     const struct l3 m = {{pow2(44) - 1, pow2(44) - 1, pow2(41) - 1}};
     const struct l3 zero = {{0, 0, 0}};
-    u128 r = ((u128)0x0ffffffc0ffffffcULL << 64) | 0x0ffffffc0fffffffULL;
-    struct l3 p = {{r & (pow2(44) - 1), (r >> 44) & (pow2(44) - 1), r >> 88}};
+    struct l3 p = r44();
     printing = 0;
-    struct l3 p2 = mulred44("lanes r^2", p, p, zero);
-    for (int i = 0; i < 3; i++)
-        if (p2.v[i] < p.v[i])
-            p2.v[i] = p.v[i];
+    struct l3 p2 = join3(mulred44("lanes r^2", p, p, zero), p);
     struct l3 h = zero;
     P44 = p;
     P44_2 = p2;
