@@ -7,14 +7,10 @@
 
 #include "cpu.h"
 
-#if defined(POLYMAC_USE_CPU_FEATURES)
-#  if defined(__x86_64__)
-#    include "cpuinfo_x86.h"
-#  elif defined(__aarch64__)
-#    include "cpuinfo_aarch64.h"
-#  elif defined(__powerpc64__)
-#    include "cpuinfo_ppc.h"
-#  endif
+/* lib/meson.build enables cpu_features on x86-64 only; elsewhere the
+ * kernel's HWCAP bits are the probe */
+#if defined(POLYMAC_USE_CPU_FEATURES) && defined(__x86_64__)
+#  include "cpuinfo_x86.h"
 #endif
 #if defined(__linux__) && !defined(__x86_64__)
 #  include <sys/auxv.h>
@@ -59,31 +55,17 @@ static uint32_t probe(void)
         b |= POLYMAC_CPU_X86_ZMM_DOWNCLOCK;
 #  endif
 #elif defined(__aarch64__)
-#  if defined(POLYMAC_USE_CPU_FEATURES)
-    if (GetAarch64Info().features.asimd != 0)
-        b |= POLYMAC_CPU_ARM_NEON;
-#  else
     if (getauxval(AT_HWCAP) & (1ul << 1))   /* HWCAP_ASIMD */
         b |= POLYMAC_CPU_ARM_NEON;
-#  endif
 #elif defined(__powerpc64__)
-#  if defined(POLYMAC_USE_CPU_FEATURES)
-    const PPCFeatures f = GetPPCInfo().features;
-    if (f.vsx != 0 && f.arch207 != 0)
-        b |= POLYMAC_CPU_PPC_VSX;
-    if (f.vsx != 0 && f.arch300 != 0)
-        b |= POLYMAC_CPU_PPC_ISA300;
-#  else
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     int vsx = (hw & 0x00000080ul) != 0;             /* PPC_FEATURE_HAS_VSX */
     if (vsx && (hw2 & 0x80000000ul))                /* PPC_FEATURE2_ARCH_2_07 */
         b |= POLYMAC_CPU_PPC_VSX;
     if (vsx && (hw2 & 0x00800000ul))                /* PPC_FEATURE2_ARCH_3_00 */
         b |= POLYMAC_CPU_PPC_ISA300;
-#  endif
-    /* ISA 3.1 (POWER10) straight from HWCAP2, with or without
-     * cpu_features: it only steers automatic selection (cpu_avoid) */
-    if (getauxval(AT_HWCAP2) & 0x00040000ul)        /* PPC_FEATURE2_ARCH_3_1 */
+    /* ISA 3.1 (POWER10): it only steers automatic selection (cpu_avoid) */
+    if (hw2 & 0x00040000ul)                         /* PPC_FEATURE2_ARCH_3_1 */
         b |= POLYMAC_CPU_PPC_ISA310;
 #elif defined(__s390x__)
     /* no cpu_features package for s390x: the kernel's HWCAP bits say
@@ -91,8 +73,6 @@ static uint32_t probe(void)
     unsigned long hw = getauxval(AT_HWCAP);
     if (hw & 2048ul)                                /* HWCAP_S390_VX */
         b |= POLYMAC_CPU_S390X_VX;
-    if ((hw & 2048ul) && (hw & 8192ul))             /* HWCAP_S390_VXE */
-        b |= POLYMAC_CPU_S390X_VXE;
 #endif
     return b;
 }
@@ -120,7 +100,6 @@ void polymac_cpu_describe(uint32_t bits, char *buf, unsigned cap)
         {POLYMAC_CPU_PPC_ISA300, "isa3.00"},
         {POLYMAC_CPU_PPC_ISA310, "isa3.1"},
         {POLYMAC_CPU_S390X_VX, "vx"},
-        {POLYMAC_CPU_S390X_VXE, "vxe"},
     };
     size_t used = 0;
     if (cap == 0)

@@ -18,7 +18,6 @@
 #define POLYMAC_CPU_PPC_ISA310      (1u << 14)  /* ISA 3.1 (POWER10): power-p9 is
                                                    slower there than power-vsx */
 #define POLYMAC_CPU_S390X_VX        (1u << 16)  /* z13 vector facility */
-#define POLYMAC_CPU_S390X_VXE       (1u << 17)  /* z14 enhancements */
 
 /* Not a feature but a property: 512-bit instructions lower the core clock
  * (Intel Skylake-SP / Cascade Lake / Cooper Lake).  Automatic selection

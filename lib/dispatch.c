@@ -324,9 +324,11 @@ size_t polymac_backend_list(const char **names, size_t cap)
      * (usable, but not chosen automatically) come after the rest */
     uint32_t cpu = polymac_cpu_bits();
     size_t n = 0;
-    for (int avoided = 0; avoided < 2; avoided++)
+    /* first pass: kernels not avoided on this CPU; second: the avoided */
+    for (int list_avoided = 0; list_avoided <= 1; list_avoided++)
         for (unsigned i = 0; i < NKERNELS; i++) {
-            if (!(polymac_registry[i]->cpu_avoid & cpu) != !avoided || !usable(i))
+            int avoided = (polymac_registry[i]->cpu_avoid & cpu) != 0;
+            if (avoided != list_avoided || !usable(i))
                 continue;
             if (names && n < cap)
                 names[n] = polymac_registry[i]->name;

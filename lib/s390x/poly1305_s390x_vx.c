@@ -24,8 +24,8 @@ typedef __vector unsigned long long vu64;
  * polymac_load*le.
  *
  * z14's VMSLG (64x64 multiply-sum, like POWER9's vmsumudm) would allow a
- * radix-2^44 kernel; we do not use it.  It would need its own runtime bit
- * (POLYMAC_CPU_S390X_VXE) and a second kernel that no emulator here can
+ * radix-2^44 kernel; we do not use it.  It would need a runtime bit for the
+ * vector-enhancements facility (HWCAP_S390_VXE) and a second kernel that no emulator here can
  * time, and nobody has published a figure showing it beats this loop.
  *
  * Break-even (not measured here: qemu cannot time).  OpenSSL reports

@@ -1016,7 +1016,7 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
 const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .name = "x86-avx512ifma",
     .cpu_required = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
-    .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
+    /* no cpu_avoid: the down-clocking cores (lib/cpu.c) have no IFMA */
     .init = polymac_init_x86_avx512ifma,
     .blocks = polymac_blocks_x86_avx512ifma,
     .emit = polymac_emit_x86_avx512ifma,
