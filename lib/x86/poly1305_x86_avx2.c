@@ -22,35 +22,9 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 /*
  * Break-even, in blocks per call, of the vector code against the scalar
  * radix-2^64 code.  COLD applies while the powers are not yet computed
- * (the call computes r^2..r^4 first), WARM once they are.
- *
- * Measured on an Intel Xeon (family 6 model 207, 2 shared cores) with a
- * harness that links two builds of this file, one forced scalar and one
- * forced vector, and times them interleaved (2001 rounds of 8 calls
- * each, medians, rdtsc): COLD as init + blocks(n) + emit with a new key
- * each call, the one-shot hot path; WARM as blocks(n) on a state whose
- * powers exist.  TSC cycles per call,
- * scalar vs vector:
- *   cold: 11 blocks 175 vs 213, 12 blocks 191 vs 197, 15 blocks 239 vs 244,
- *         16 blocks 255 vs 224, 17 blocks 271 vs 242
- *   warm: 4 blocks 73 vs 45, 8 blocks 136 vs 72
- * (With one key for every call the cold break-even looked like 12 blocks;
- * a new key per call, as users have, moves it to 16.)  Through the front
- * end (polymac_auth, whose scalar path is a fused one-shot) the same
- * holds: 240 bytes 237 vs 276 cycles, 256 bytes 252 vs 250, 320 bytes
- * 316 vs 279; hence scalar_max below.
- * Re-measured after the radix-2^64 code lost its post-multiply reduction
- * (29% faster): polymac bench, one-shot with a new key per message, 15
- * interleaved rounds, MB/s generic-r64 vs this kernel: 256 B 3106 vs
- * 2579, 384 B 3148 vs 3073, 448 B 3194 vs 3199, 512 B 3202 vs 3387.  Cold
- * break-even now 28 blocks; warm calls still win from 4 (45 cycles vector
- * vs about 55 scalar).
- * Measured again with a harness that times polymac_auth through each
- * kernel in turn (polymac_backend_select, 8 messages each with its own
- * key, the order alternating, medians of 2001 rounds, TSC cycles): this
- * kernel vs generic-r64 at 448 B 332 vs 306, 512 B 353 vs 348, 560 B 392
- * vs 379, 576 B 373 vs 389, 640 B 396 vs 431.  The bench figures above
- * were noise: cold break-even 36 blocks.
+ * (the call computes r^2..r^4 first), WARM once they are.  Measured on
+ * Intel Emerald Rapids as docs/tuning.md describes (polymac_auth per
+ * kernel for COLD, two builds with the threshold forced for WARM).
  */
 #ifndef POLYMAC_AVX2_COLD_BLOCKS
 #define POLYMAC_AVX2_COLD_BLOCKS 36
@@ -59,11 +33,8 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 #define POLYMAC_AVX2_WARM_BLOCKS 4
 #endif
 /* The first call of at least this many blocks computes r^8 (once per
- * key) for the core's two-group loop.  Kernel harness, one-shot with a
- * new key each time, this build against the one-group loop alone,
- * interleaved in alternating order, medians of 601 rounds (TSC cycles):
- * 32 blocks 338 vs 336, 48 blocks 418 vs 434, 64 blocks 504 vs 536,
- * 1024 blocks 5892 vs 6546. */
+ * key) for the core's two-group loop; measured against the one-group loop
+ * on Intel Emerald Rapids as docs/tuning.md describes. */
 #ifndef POLYMAC_AVX2_R8_BLOCKS
 #define POLYMAC_AVX2_R8_BLOCKS 32
 #endif
@@ -120,10 +91,9 @@ polymac_vector_x86_avx2(struct avx2_state *st, const uint8_t *in, size_t nblocks
          * unmerged, so that the call costs what its blocks cost inside a
          * one-shot message.  Merging every call (the lane products, the
          * sums, the carries, on the chain from one call to the next) cost
-         * about 31 TSC cycles a call with a broadcast of r^4: 1 MiB in
-         * 1 KiB pieces ran at 0.91 of one-shot, in 256-byte pieces at
-         * 0.75; then 0.93 and 0.84.  The first vector call of a message,
-         * the one-shot path, is as it was. */
+         * about 31 TSC cycles a call (figures in docs/tuning.md).  The
+         * first vector call of a message, the one-shot path, is as it
+         * was. */
         st->lanes_used = 1;
         lanes = st->lanes;
         lanes_in = st->lanes_live == 1;

@@ -19,42 +19,11 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * runs, from MIN4 the four-lane core, from MIN8 the eight-lane one.  COLD
  * applies while the powers the path needs are not yet computed (MIN8_COLD
  * also while only the four-lane ones are: conservative), WARM once they
- * are.
- *
- * Measured on an Intel Xeon (family 6 model 207, 2 shared cores) with a
- * harness that links two builds of this file with different thresholds
- * forced and times them interleaved (2001 rounds of 8 calls each,
- * medians, rdtsc): COLD as init + blocks(n) + emit with a new key each
- * call, WARM as blocks(n) on a state whose powers exist.  TSC cycles per
- * call:
- *   cold, scalar vs four lanes: 11 blocks 179 vs 204, 12 blocks 195 vs
- *     181, 16 blocks 269 vs 213 (this file's four-lane core then beat
- *     the AVX2 kernel's by about 10%: AVX-512VL gives it 32 registers;
- *     the core has since stopped spilling under AVX2 too)
- *   cold, four vs eight lanes: 24 blocks 255 vs 286, 32 blocks 305 vs 317,
- *     40 blocks 355 vs 353, 44 blocks 379 vs 394, 46 blocks 411 vs 396,
- *     48 blocks 404 vs 385 (eight lanes pay about 190 cycles of powers
- *     and set-up once)
- *   warm, scalar vs eight lanes: 3 blocks 51 vs 60, 4 blocks 68 vs 65
- *   warm, four vs eight lanes: 4 blocks 40 vs 64, 5 blocks 74 vs 66,
- *     12 blocks 94 vs 98 (a tie), 16 blocks 116 vs 87
- * One-shot messages go through the front end, whose scalar path is a
- * fused radix-2^64 one-shot faster than init/blocks/emit; against it the
- * four-lane path starts to win only at 256 bytes (192 bytes 189 vs 204
- * cycles, 240 bytes 237 vs 254, 256 bytes 252 vs 228): SCALAR_MAX.
+ * are.  SCALAR_MAX, the front end's scalar one-shot limit, follows
+ * MIN4_COLD.  Measured on Intel Emerald Rapids as docs/tuning.md
+ * describes (polymac_auth per kernel for MIN4_COLD, two builds with the
+ * threshold forced for the others).
  */
-/* Re-measured after the radix-2^64 code lost its post-multiply reduction
- * (29% faster): polymac bench, one-shot with a new key per message, 15
- * interleaved rounds, MB/s generic-r64 vs this kernel: 256 B 3106 vs
- * 2821, 288 B 3143 vs 2775, 320 B 3150 vs 3145, 384 B 3148 vs 3432: the
- * cold four-lane break-even moved from 12 to 20 blocks. */
-/* Measured again with a harness that times polymac_auth through each
- * kernel in turn (polymac_backend_select, 8 messages each with its own
- * key, the order alternating, medians of 2001 rounds, TSC cycles): this
- * kernel vs generic-r64 at 416 B 321 vs 287, 448 B 316 vs 310, 512 B
- * 338 vs 350, 544 B 372 vs 370, 576 B 363 vs 389, 640 B 390 vs 432.
- * The bench figures above were noise: cold four-lane break-even 36
- * blocks. */
 #ifndef POLYMAC_AVX512_MIN4_COLD
 #define POLYMAC_AVX512_MIN4_COLD 36
 #endif

@@ -81,44 +81,20 @@
  * Break-even, in blocks, between the scalar radix-2^64 loop and the vector
  * path.  COLD: the first vector call for a key, which also computes
  * r^1..r^16 (about 100 cycles).  WARM: the powers exist (a later call of a
- * streamed message, or the final padded block).  Measured with a
- * cycle-counting harness: init + blocks(n) + emit (cold) and blocks(n) on
- * a live state (warm), each path forced by these macros, median and
- * minimum of 31 rounds of 200 calls (rdtsc), n = 1..24, on this machine
- * (AVX-512 IFMA, 2 cores shared with other jobs).  Vector: 51 TSC cycles
- * warm for n <= 8, 60 for n < 16; 192-218 cold for n < 16.  Scalar: 16 a
- * block warm, 28 + 16 n cold.  Warm they cross between n = 3 and 4 (48,
- * 64 v 51), cold at n = 12 (203-218 v 216): each threshold is the first
- * length at which the vector path wins clearly.
+ * streamed message, or the final padded block).  Measured on Intel
+ * Emerald Rapids as docs/tuning.md describes (polymac_auth per kernel).
  */
-/* Re-measured after the radix-2^64 code lost its post-multiply reduction
- * (29% faster, about 12 TSC cycles a block): polymac bench, one-shot with
- * a new key per message, 15 interleaved rounds, MB/s generic-r64 vs this
- * kernel: 208 B 3059 vs 2558, 240 B 3142 vs 2922, 256 B 3106 vs 3298,
- * 320 B 3150 vs 3483.  Cold break-even now 16 blocks; warm 5 (vector 51
- * cycles against 4 x 12 scalar). */
-/* Measured again with a harness that times polymac_auth through each
- * kernel in turn (polymac_backend_select, 8 messages each with its own
- * key, the order alternating, medians of 2001 rounds, TSC cycles): this
- * kernel vs generic-r64 at 256 B 213 vs 179, 320 B 248 vs 220, 352 B
- * 244 vs 245, 368 B 247 vs 256, 384 B 246 vs 267, 512 B 249 vs 350.
- * The bench figures above were noise: cold break-even 23 blocks. */
 #ifndef IFMA_MIN_BLOCKS_COLD
 #define IFMA_MIN_BLOCKS_COLD 23
 #endif
-/* Warm calls now make the lanes live (the merge moves into emit):
- * init + blocks(24) + blocks(n) + emit, the two builds as for LANES below
- * (the order alternating), medians of 2001 rounds: n = 2 310 vs 304 TSC
- * cycles, 3 306 vs 330, 4 304 vs 342, 8 300 vs 386.  Warm break-even 3. */
+/* Warm calls make the lanes live (the merge moves into emit); two builds
+ * with the threshold forced, Intel Emerald Rapids, docs/tuning.md. */
 #ifndef IFMA_MIN_BLOCKS_WARM
 #define IFMA_MIN_BLOCKS_WARM 3
 #endif
 /* LANES: the same while the lanes are live (a stream after its first
- * vector call), ifma_absorb against ifma_short.  Measured with a harness
- * that links two builds of this file with the threshold forced each way
- * and times 16 calls of n blocks on a live state, interleaved in
- * alternating order, median of 1001 rounds (rdtsc): n = 1 50 vs 27 TSC
- * cycles a call, 2 45 vs 37, 3 45 vs 47, 4 41 vs 62, 8 41 vs 129. */
+ * vector call), ifma_absorb against ifma_short; two builds with the
+ * threshold forced, Intel Emerald Rapids, docs/tuning.md. */
 #ifndef IFMA_MIN_BLOCKS_LANES
 #define IFMA_MIN_BLOCKS_LANES 3
 #endif
@@ -189,11 +165,8 @@ struct ifma_h {
  * product that starts a sum needs a zeroed register.  From one shared zero
  * register GCC copies each accumulator with vmovdqa64 (six copies a set
  * per group in ifma_mulred); a zeroing idiom per accumulator, which the
- * renamer handles without a port, measured faster.  The same kernel built
- * both ways and timed alternately (1 MiB, rdtsc, medians of 601 rounds,
- * TSC cycles per KiB): one-shot 138.8 -> 135.6, streamed 1 KiB calls
- * 143.8 -> 137.5.  (Isolated copies of independent registers cost
- * nothing on this core; these do.)  volatile: identical statements must
+ * renamer handles without a port, measured faster (figures in
+ * docs/tuning.md).  volatile: identical statements must
  * not be merged back into one register.
  */
 IFMA_INLINE __m512i ifma_zero(void)
@@ -875,8 +848,7 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
  * The usual call of a stream, split off ifma_absorb: the lanes are live,
  * nothing is pending (t = 0, no IFMA_HS) and the call is whole groups.
  * Only the loop and the loads and stores of V remain, in a function that
- * needs no stack frame: 1 KiB calls 138.8 -> 137.8 TSC cycles per KiB
- * against 135.6 one-shot (the harness of ifma_zero).
+ * needs no stack frame (measured faster: docs/tuning.md).
  */
 __attribute__((noinline)) static void ifma_absorb_groups(struct ifma_state *st,
                                                          const uint8_t *in, size_t groups,
