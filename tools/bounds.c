@@ -316,7 +316,7 @@ static u128 lo52(u128 p)
 
 /* x p (+ y q when two: the batch lanes' two-block step, both products
  * into the same accumulators before one carry chain) + e, carried as
- * ifma_mulred and ifma_lanes_carry carry it (the same values: the lanes
+ * ifma_mulred and ifma_shift_carry carry it (the same values: the lanes
  * shift where ifma_mulred multiplies, so only the IFMA bounds differ, and
  * both are checked here) */
 static struct l3 mulred44x(const char *what, struct l3 x, struct l3 p, struct l3 y,

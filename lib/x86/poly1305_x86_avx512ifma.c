@@ -219,8 +219,8 @@ IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
 /*
  * The six column sums of a product (low halves l_i at 2^(44 i), high
  * halves g_i worth (g_i << 8) 2^(44 (i + 1))) carried with the shifts by
- * 8 and 10 and the multiplication by 5 as IFMAs: ifma_mulred's chain (and
- * the lanes' under IFMA_LANES_IFMA_CARRY).  Sequential carries d0 -> d1 ->
+ * 8 and 10 and the multiplication by 5 as IFMAs: ifma_mulred's chain.
+ * Sequential carries d0 -> d1 ->
  * d2 -> (times 5) d0 -> d1; g2, at 2^140, is worth (g2 << 10) 2^130.
  */
 IFMA_INLINE struct ifma_h ifma_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
@@ -289,6 +289,35 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
 }
 
 /*
+ * The same carries as ifma_carry, with 1-cycle shifts and adds in place
+ * of the IFMA shifts and multiplication by 5: shorter latency (12 cycles
+ * from the last product to h1 against 19), more instructions on the
+ * shift port.  For chains that wait on the carry: the powers of r
+ * (ifma_mulpow) and the batch lanes.  Same values as ifma_carry; the
+ * bounds are those of ifma_mulred (tools/bounds.c).
+ */
+IFMA_INLINE struct ifma_h ifma_shift_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
+                                           __m512i g1, __m512i g2)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
+    struct ifma_h o;
+    l1 = _mm512_add_epi64(l1, _mm512_add_epi64(_mm512_slli_epi64(g0, 8),
+                                               _mm512_srli_epi64(l0, 44)));
+    o.h0 = _mm512_and_si512(l0, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_slli_epi64(g1, 8));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    /* bits 130 and up: c 2^130 == 5 c */
+    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(g2, 10), _mm512_srli_epi64(l2, 42));
+    o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
+    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
+    o.h0 = _mm512_and_si512(o.h0, m44);
+    return o;
+}
+
+/*
  * Returns x y mod p per lane for the powers of r: the same arithmetic as
  * ifma_mulred, scheduled for a chain of four dependent products.  Spelling
  * out every product and carry in parallel made the chain slower, not
@@ -303,10 +332,7 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
  */
 IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
 {
-    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
-    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     const __m512i u1 = ifma_times20(x.h1), u2 = ifma_times20(x.h2);
-    struct ifma_h o;
 
 #define IFMA_SUM3(f, a0, b0, a1, b1, a2, b2) f(f(f(ifma_zero(), a0, b0), a1, b1), a2, b2)
     __m512i l0 = IFMA_SUM3(_mm512_madd52lo_epu64, u2, y.h1, x.h0, y.h0, u1, y.h2);
@@ -316,20 +342,7 @@ IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
     __m512i l2 = IFMA_SUM3(_mm512_madd52lo_epu64, x.h2, y.h0, x.h0, y.h2, x.h1, y.h1);
     __m512i g2 = IFMA_SUM3(_mm512_madd52hi_epu64, x.h2, y.h0, x.h0, y.h2, x.h1, y.h1);
 #undef IFMA_SUM3
-
-    l1 = _mm512_add_epi64(l1, _mm512_slli_epi64(g0, 8));
-    l2 = _mm512_add_epi64(l2, _mm512_slli_epi64(g1, 8));
-    o.h0 = _mm512_and_si512(l0, m44);
-    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
-    o.h1 = _mm512_and_si512(l1, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
-    o.h2 = _mm512_and_si512(l2, m42);
-    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(g2, 10), _mm512_srli_epi64(l2, 42));
-    /* bits 130 and up: c 2^130 == 5 c */
-    o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
-    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
-    o.h0 = _mm512_and_si512(o.h0, m44);
-    return o;
+    return ifma_shift_carry(l0, l1, l2, g0, g1, g2);
 }
 
 /*

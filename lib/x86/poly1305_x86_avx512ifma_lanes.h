@@ -92,45 +92,16 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
 }
 
 /*
- * The six column sums of a product (low halves l_i at 2^(44 i), high
- * halves g_i worth (g_i << 8) 2^(44 (i + 1))) carried as ifma_mulred
- * carries them.  Bounds (the analysis at the top of
- * poly1305_x86_avx512ifma.c, doubled sums, tools/bounds.c's lanes model):
- * every factor below 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9,
- * g2 < 2^38.7; c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c <
- * 2^51.2; the result has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.
- *
- * The lanes wait on this chain (one set), or on it and the ports (two),
- * so it is written for latency, with 1-cycle shifts and adds as in
- * ifma_mulpow: 12 cycles from the last product to h1, where the IFMA
- * shifts and multiplication by 5 of ifma_mulred take 19.  Measured
- * against that form (IFMA_LANES_IFMA_CARRY, TSC cycles per batch, min of
- * 400 windows): 8 x 64 B and 16 x 256 B faster with the shifts (README,
- * Batch).
+ * The lanes carry their products with ifma_shift_carry: they wait on the
+ * chain (one set), or on it and the ports (two), so the latency form wins
+ * there.  Bounds (the analysis at the top of poly1305_x86_avx512ifma.c,
+ * doubled sums, tools/bounds.c's lanes model): every factor below
+ * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
+ * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
+ * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.  Measured against the IFMA
+ * form (ifma_carry; TSC cycles per batch, min of 400 windows): 8 x 64 B
+ * and 16 x 256 B faster with the shifts (README, Batch).
  */
-IFMA_INLINE struct ifma_h ifma_lanes_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
-                                           __m512i g1, __m512i g2)
-{
-#ifndef IFMA_LANES_IFMA_CARRY
-    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
-    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
-    struct ifma_h o;
-    l1 = _mm512_add_epi64(l1, _mm512_add_epi64(_mm512_slli_epi64(g0, 8),
-                                               _mm512_srli_epi64(l0, 44)));
-    o.h0 = _mm512_and_si512(l0, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_slli_epi64(g1, 8));
-    o.h1 = _mm512_and_si512(l1, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
-    o.h2 = _mm512_and_si512(l2, m42);
-    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(g2, 10), _mm512_srli_epi64(l2, 42));
-    o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
-    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
-    o.h0 = _mm512_and_si512(o.h0, m44);
-    return o;
-#else
-    return ifma_carry(l0, l1, l2, g0, g1, g2);
-#endif
-}
 
 /* The three products of each column, x the limbs and y the power; the
  * products of x.h2 first and of x.h1 last, in the order in which the
@@ -152,7 +123,7 @@ IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struc
     IFMA_D(_mm512_madd52hi_epu64, b, q, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
     IFMA_D(_mm512_madd52lo_epu64, a, p, l0, l1, l2, l0, l1, l2);
     IFMA_D(_mm512_madd52hi_epu64, a, p, g0, g1, g2, g0, g1, g2);
-    return ifma_lanes_carry(l0, l1, l2, g0, g1, g2);
+    return ifma_shift_carry(l0, l1, l2, g0, g1, g2);
 }
 
 /* (h + m) r, one block per lane */
@@ -163,7 +134,7 @@ IFMA_INLINE struct ifma_h ifma_lanes_step1(struct ifma_h h, struct ifma_h m,
     __m512i l0, l1, l2, g0, g1, g2;
     IFMA_D(_mm512_madd52lo_epu64, a, r, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
     IFMA_D(_mm512_madd52hi_epu64, a, r, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
-    return ifma_lanes_carry(l0, l1, l2, g0, g1, g2);
+    return ifma_shift_carry(l0, l1, l2, g0, g1, g2);
 }
 #undef IFMA_D
 #undef IFMA_ACC
