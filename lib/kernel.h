@@ -6,7 +6,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "cpu.h"
 
@@ -15,44 +14,28 @@
 #define POLYMAC_KS_BYTES 1024
 #define POLYMAC_KS_ALIGN 64
 
-/* Little-endian loads and stores that work at any address and on
- * big-endian hosts (s390x); compilers turn them into single moves. */
-static inline uint64_t polymac_load64le(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static inline uint32_t polymac_load32le(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    return v;
-}
-
-static inline void polymac_store64le(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, 8);
-}
-
-static inline void polymac_store32le(uint8_t *p, uint32_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    memcpy(p, &v, 4);
-}
-
+/*
+ * The rules every kernel state (the ks the functions below receive) obeys:
+ *
+ * - It is plain data: the front end may copy it with memcpy to any other
+ *   POLYMAC_KS_ALIGN-aligned address between calls (a caller may move its
+ *   polymac_state), so it holds no pointer, into itself or elsewhere.
+ * - Any byte pattern is safe to run: a caller may hand in a state it
+ *   overwrote.  Flags and counts in it are only ever compared (a forged
+ *   value picks a path, and gives a wrong tag), never used as an address,
+ *   an index or a loop bound; the lengths that bound loops and wipes come
+ *   from the call's arguments or are constants.
+ * - hibit, as the front end passes it, is 0 or 1.
+ * - emit leaves no secret in ks (r, s, h, powers of r, lanes): it wipes at
+ *   least every byte this message's calls wrote, and nothing beyond
+ *   POLYMAC_KS_BYTES.
+ * - The stack below a call holds no key-derived value once the call
+ *   returns (stack_bytes below says who zeroes it).
+ *
+ * Byte-order loads, clamping, padding and wiping helpers: util.h.  The
+ * state machine every SIMD kernel shares (break-evens, powers, radix
+ * switches, emit): simd/skeleton.h.
+ */
 struct polymac_kernel {
     const char *name;        /* "generic-r26", "x86-avx2", ... */
     uint32_t cpu_required;   /* POLYMAC_CPU_* bits; 0 for generic */
@@ -112,66 +95,5 @@ struct polymac_kernel {
                   const size_t lens[], const uint8_t *const keys[], size_t n);
     size_t lanes_max;
 };
-
-/*
- * A SIMD kernel's cold break-even counted over a message.  Before the
- * powers of r exist, the blocks its scalar code has already taken in this
- * message count towards the break-even, so that a stream of pieces shorter
- * than it still reaches the vector code once enough of it has gone by (the
- * powers, paid once, are repaid by the warm calls that follow).  The
- * kernel keeps seen in its state with polymac_seen_add; it saturates at
- * POLYMAC_SEEN_MAX and is only ever compared, so a forged value picks a
- * path, never an address or a loop bound.
- */
-#define POLYMAC_SEEN_MAX 1024u
-
-/* Whether a call of nblocks reaches the cold break-even cold. */
-static inline int polymac_seen_reaches(uint32_t seen, size_t nblocks, size_t cold)
-{
-    return nblocks + (seen < POLYMAC_SEEN_MAX ? seen : POLYMAC_SEEN_MAX) >= cold;
-}
-
-/* seen after the scalar code took nblocks more. */
-static inline uint32_t polymac_seen_add(uint32_t seen, size_t nblocks)
-{
-    if (seen >= POLYMAC_SEEN_MAX || nblocks >= POLYMAC_SEEN_MAX - seen)
-        return POLYMAC_SEEN_MAX;
-    return seen + (uint32_t)nblocks;
-}
-
-/* r from the first half of the key, with the bits RFC 8439 section 2.5
- * clears, as two little-endian 64-bit words. */
-static inline void polymac_clamp64(uint64_t *r0, uint64_t *r1, const uint8_t key[16])
-{
-    *r0 = polymac_load64le(key) & UINT64_C(0x0ffffffc0fffffff);
-    *r1 = polymac_load64le(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
-}
-
-/* The final partial block: rest (1..15) bytes, then 0x01, then zeros. */
-static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t rest)
-{
-    memset(last, 0, 16);
-    memcpy(last, p, rest);
-    last[rest] = 1;
-}
-
-/* Clears secrets so that the compiler cannot drop the stores as dead. */
-static inline void polymac_wipe(void *p, size_t n)
-{
-    memset(p, 0, n);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
-/* Adds s to the 128-bit value (h0, h1) and stores the tag: the last step
- * of every kernel's emit. */
-static inline void polymac_add_s_store(uint8_t tag[16], uint64_t h0,
-                                       uint64_t h1, const uint8_t s[16])
-{
-    uint64_t s0 = polymac_load64le(s), s1 = polymac_load64le(s + 8);
-    uint64_t t0 = h0 + s0;
-    uint64_t c = t0 < s0;
-    polymac_store64le(tag, t0);
-    polymac_store64le(tag + 8, h1 + s1 + c);
-}
 
 #endif

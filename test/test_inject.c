@@ -22,6 +22,7 @@
  * mismatches, so this test can fail.
  */
 #include "common.h"
+#include "util.h"
 #include "kernels.h"
 #include "dispatch.h"
 #include "test_inject.h"

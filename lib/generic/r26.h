@@ -5,7 +5,7 @@
 #ifndef POLYMAC_R26_H
 #define POLYMAC_R26_H
 
-#include "../kernel.h"
+#include "../util.h"
 
 #define POLYMAC_R26_MASK 0x3ffffffu
 

@@ -5,7 +5,7 @@
 #ifndef POLYMAC_R64_H
 #define POLYMAC_R64_H
 
-#include "../kernel.h"
+#include "../util.h"
 
 #if !defined(__SIZEOF_INT128__)
 #error "radix 2^64 needs unsigned __int128"

@@ -2,7 +2,7 @@
  *                         in flight in the 32-bit lanes of vmuleuw/vmulouw */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "../generic/lanes4.h"
+#include "../simd/lanes4.h"
 #include "../kernels.h"
 
 #include <altivec.h>

@@ -2,7 +2,7 @@
  *                        in flight with vector multiply-and-add */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "../generic/lanes4.h"
+#include "../simd/lanes4.h"
 #include "../kernels.h"
 
 #include <vecintrin.h>

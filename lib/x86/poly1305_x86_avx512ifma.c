@@ -3,7 +3,7 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include <immintrin.h>
 
-#include "../generic/r64.h"
+#include "../simd/skeleton.h"
 #include "burn.h"
 #include "../kernels.h"
 

@@ -7,7 +7,7 @@
 
 #include <immintrin.h>
 
-#include "../generic/r64.h"
+#include "../simd/skeleton.h"
 
 #define POLYMAC_R26VEC_MASK 0x3ffffffu
 

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "r64.h"
-#include "r26.h"
+#include "skeleton.h"
+#include "../generic/r26.h"
 
 /* The vector loops keep two blocks in each 64-bit lane: limb i of four
  * blocks shares one register, the lane's low 32-bit word holding block j

@@ -1,0 +1,240 @@
+/* skeleton.h -- the state machine every SIMD kernel runs: which radix h
+ *               is in, whether the powers of r exist, the cold and warm
+ *               break-evens, the scalar tail, emit */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#ifndef POLYMAC_SIMD_SKELETON_H
+#define POLYMAC_SIMD_SKELETON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../generic/r64.h"
+#include "../kernel.h"
+#include "../util.h"
+
+/*
+ * Every SIMD kernel runs the scalar radix-2^64 code (generic/r64.h) below
+ * its break-even and its vector loop from there.  h lives in whichever
+ * form ran last (Linux's is_base2_26): a conversion costs a dozen scalar
+ * operations, so it happens only when the other code runs.  The powers of
+ * r the loop multiplies by are computed once per key, by the first call
+ * long enough to repay them.
+ *
+ * A kernel's state holds a struct polymac_simd (anywhere in it) and its
+ * own vector form of h, tables and lanes.  The kernel describes itself
+ * with a constant struct polymac_simd_kernel: its break-evens, its radix
+ * conversions, its powers and its vector loop; the functions below are
+ * inlined into each kernel with that constant, so the calls through it
+ * become direct calls or inline code.
+ */
+
+/*
+ * The cold break-even counted over a message: before the powers of r
+ * exist, the blocks the scalar code has already taken in this message
+ * count towards it, so that a stream of pieces shorter than it still
+ * reaches the vector code once enough of it has gone by (the powers, paid
+ * once, are repaid by the warm calls that follow).  seen saturates at
+ * POLYMAC_SEEN_MAX and is only ever compared.
+ */
+#define POLYMAC_SEEN_MAX 1024u
+
+/* Whether a call of nblocks reaches the cold break-even cold. */
+static inline int polymac_seen_reaches(uint32_t seen, size_t nblocks, size_t cold)
+{
+    return nblocks + (seen < POLYMAC_SEEN_MAX ? seen : POLYMAC_SEEN_MAX) >= cold;
+}
+
+/* seen after the scalar code took nblocks more. */
+static inline uint32_t polymac_seen_add(uint32_t seen, size_t nblocks)
+{
+    if (seen >= POLYMAC_SEEN_MAX || nblocks >= POLYMAC_SEEN_MAX - seen)
+        return POLYMAC_SEEN_MAX;
+    return seen + (uint32_t)nblocks;
+}
+
+/* The part of the state the skeleton keeps.  Flags and counts are only
+ * compared (kernel.h): a forged value picks a path, never an address. */
+struct polymac_simd {
+    struct polymac_r64 sc;      /* r always; h while vec != 1 */
+    uint32_t vec;               /* 1: h lives in the kernel's vector form */
+    uint32_t powers;            /* the highest power level the kernel's
+                                   tables hold for this key: 0 none, else
+                                   the kernel's own levels (1, or 4 and 8) */
+    uint32_t seen;              /* blocks the scalar code took before the
+                                   powers existed (polymac_seen_add) */
+    uint32_t pad_;
+};
+
+/* A kernel, as the skeleton runs it.  st is the kernel's whole state, s
+ * its struct polymac_simd. */
+struct polymac_simd_kernel {
+    /* Break-evens in blocks per call: the vector path runs from warm
+     * blocks once the powers exist, and before that from cold blocks
+     * counted over the message (seen).  Where the numbers come from:
+     * tools/tune. */
+    size_t cold, warm;
+    /* The power level the loop needs (powers >= level: the tables are
+     * made). */
+    uint32_t level;
+    /* Makes the tables of powers for level (s->sc holds r). */
+    void (*powers)(void *st, uint32_t level);
+    /* h from s->sc (radix 2^64, h2 <= 4) into the kernel's vector form,
+     * and back. */
+    void (*to_vec)(void *st);
+    void (*to_r64)(void *st);
+    /* The vector loop: takes the first blocks of in (at least one group,
+     * nblocks >= warm) with h in vector form, and returns how many it
+     * took; the skeleton hands the rest to the scalar code.  It may
+     * leave h in scalar form itself (s->vec = 0) when that is cheaper. */
+    size_t (*loop)(void *st, const uint8_t *in, size_t nblocks, uint32_t hibit);
+    /* Optional: run after the vector path returns (the x86 kernels zero
+     * its dead stack there: x86/burn.h). */
+    void (*after)(void);
+    /* The wipe emit uses (NULL: polymac_wipe), over the first small bytes
+     * of the state when no powers were made, else all state bytes. */
+    void (*wipe)(void *p, size_t n);
+    size_t small, state;
+};
+
+#define POLYMAC_SIMD_INLINE static inline __attribute__((always_inline))
+
+POLYMAC_SIMD_INLINE void polymac_simd_init(struct polymac_simd *s, const uint8_t r[16])
+{
+    polymac_r64_init(&s->sc, r);
+    s->vec = 0;
+    s->powers = 0;
+    s->seen = 0;
+}
+
+/* Whether a call of nblocks takes a vector path needing level, with the
+ * break-evens cold and warm. */
+POLYMAC_SIMD_INLINE int polymac_simd_takes(const struct polymac_simd *s, size_t nblocks,
+                                           size_t cold, size_t warm, uint32_t level)
+{
+    return nblocks >= warm
+           && (s->powers >= level || polymac_seen_reaches(s->seen, nblocks, cold));
+}
+
+/* h into radix 2^64, if it is not there. */
+POLYMAC_SIMD_INLINE void polymac_simd_to_r64(void *st, struct polymac_simd *s,
+                                             const struct polymac_simd_kernel *k)
+{
+    if (s->vec == 1) {
+        k->to_r64(st);
+        s->vec = 0;
+    }
+}
+
+/* h into the vector form, if it is not there. */
+POLYMAC_SIMD_INLINE void polymac_simd_to_vec(void *st, struct polymac_simd *s,
+                                             const struct polymac_simd_kernel *k)
+{
+    if (s->vec != 1) {
+        k->to_vec(st);
+        s->vec = 1;
+    }
+}
+
+/* The tables for level, once per key. */
+POLYMAC_SIMD_INLINE void polymac_simd_powers(void *st, struct polymac_simd *s,
+                                             const struct polymac_simd_kernel *k,
+                                             uint32_t level)
+{
+    if (s->powers < level) {
+        k->powers(st, level);
+        s->powers = level;
+    }
+}
+
+/* The scalar path: h to radix 2^64, the blocks, counted while no powers
+ * exist. */
+POLYMAC_SIMD_INLINE void polymac_simd_scalar(void *st, struct polymac_simd *s,
+                                             const struct polymac_simd_kernel *k,
+                                             const uint8_t *in, size_t nblocks,
+                                             uint32_t hibit)
+{
+    polymac_simd_to_r64(st, s, k);
+    polymac_r64_blocks(&s->sc, in, nblocks, hibit);
+    if (s->powers == 0)
+        s->seen = polymac_seen_add(s->seen, nblocks);
+}
+
+/* The vector path of a call that takes it: powers, h into vector form,
+ * the loop, and the blocks it leaves to the scalar code. */
+POLYMAC_SIMD_INLINE void polymac_simd_vector(void *st, struct polymac_simd *s,
+                                             const struct polymac_simd_kernel *k,
+                                             const uint8_t *in, size_t nblocks,
+                                             uint32_t hibit)
+{
+    polymac_simd_powers(st, s, k, k->level);
+    polymac_simd_to_vec(st, s, k);
+    size_t done = k->loop(st, in, nblocks, hibit);
+    if (done < nblocks)
+        polymac_simd_scalar(st, s, k, in + 16 * done, nblocks - done, hibit);
+}
+
+/* A kernel's blocks(): the vector path from its break-even, the scalar
+ * code below it. */
+POLYMAC_SIMD_INLINE void polymac_simd_blocks(void *st, struct polymac_simd *s,
+                                             const struct polymac_simd_kernel *k,
+                                             void (*vector)(void *, const uint8_t *, size_t,
+                                                            uint32_t),
+                                             const uint8_t *in, size_t nblocks,
+                                             uint32_t hibit)
+{
+    if (polymac_simd_takes(s, nblocks, k->cold, k->warm, k->level)) {
+        vector(st, in, nblocks, hibit);
+        if (k->after)
+            k->after();
+        return;
+    }
+    polymac_simd_scalar(st, s, k, in, nblocks, hibit);
+}
+
+/* A kernel's emit(): h to radix 2^64, the tag, and the wipe of what this
+ * message wrote (the tables only if a call made them). */
+POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
+                                           const struct polymac_simd_kernel *k,
+                                           uint8_t tag[16], const uint8_t key_s[16])
+{
+    polymac_simd_to_r64(st, s, k);
+    polymac_r64_tag(&s->sc, tag, key_s);
+    /* one of two constant lengths: a forged flag cannot run past ks */
+    size_t n = s->powers != 0 ? k->state : k->small;
+    if (k->wipe)
+        k->wipe(st, n);
+    else
+        polymac_wipe(st, n);
+}
+
+/*
+ * Defines a kernel's init, blocks and emit from its description k (a
+ * const struct polymac_simd_kernel) and the name of its state's struct
+ * polymac_simd member, and the vector path as a function of its own, out
+ * of line: inlined into blocks(), its register and stack set-up would be
+ * paid by every short message.  The kernel then registers
+ * polymac_init_<sym>, polymac_blocks_<sym> and polymac_emit_<sym>.
+ */
+#define POLYMAC_SIMD_FUNCTIONS(sym, state_t, member, k)                            \
+    static void polymac_init_##sym(void *ks, const uint8_t r[16])                 \
+    {                                                                             \
+        polymac_simd_init(&((state_t *)ks)->member, r);                           \
+    }                                                                             \
+    static __attribute__((noinline)) void                                         \
+    polymac_vector_##sym(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit) \
+    {                                                                             \
+        polymac_simd_vector(ks, &((state_t *)ks)->member, &(k), in, nblocks, hibit); \
+    }                                                                             \
+    static void polymac_blocks_##sym(void *ks, const uint8_t *in, size_t nblocks, \
+                                     uint32_t hibit)                              \
+    {                                                                             \
+        polymac_simd_blocks(ks, &((state_t *)ks)->member, &(k), polymac_vector_##sym, \
+                            in, nblocks, hibit);                                  \
+    }                                                                             \
+    static void polymac_emit_##sym(void *ks, uint8_t tag[16], const uint8_t s[16]) \
+    {                                                                             \
+        polymac_simd_emit(ks, &((state_t *)ks)->member, &(k), tag, s);            \
+    }
+
+#endif

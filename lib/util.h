@@ -1,0 +1,86 @@
+/* util.h -- what kernels and the front end share beyond the contract:
+ *           byte-order loads and stores, clamping, padding, wiping and
+ *           the tag addition */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#ifndef POLYMAC_UTIL_H
+#define POLYMAC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Little-endian loads and stores that work at any address and on
+ * big-endian hosts (s390x); compilers turn them into single moves. */
+static inline uint64_t polymac_load64le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline uint32_t polymac_load32le(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    return v;
+}
+
+static inline void polymac_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+static inline void polymac_store32le(uint8_t *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    memcpy(p, &v, 4);
+}
+
+/* r from the first half of the key, with the bits RFC 8439 section 2.5
+ * clears, as two little-endian 64-bit words. */
+static inline void polymac_clamp64(uint64_t *r0, uint64_t *r1, const uint8_t key[16])
+{
+    *r0 = polymac_load64le(key) & UINT64_C(0x0ffffffc0fffffff);
+    *r1 = polymac_load64le(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
+}
+
+/* The final partial block: rest (1..15) bytes, then 0x01, then zeros. */
+static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t rest)
+{
+    memset(last, 0, 16);
+    memcpy(last, p, rest);
+    last[rest] = 1;
+}
+
+/* Clears secrets so that the compiler cannot drop the stores as dead. */
+static inline void polymac_wipe(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* Adds s to the 128-bit value (h0, h1) and stores the tag: the last step
+ * of every kernel's emit. */
+static inline void polymac_add_s_store(uint8_t tag[16], uint64_t h0,
+                                       uint64_t h1, const uint8_t s[16])
+{
+    uint64_t s0 = polymac_load64le(s), s1 = polymac_load64le(s + 8);
+    uint64_t t0 = h0 + s0;
+    uint64_t c = t0 < s0;
+    polymac_store64le(tag, t0);
+    polymac_store64le(tag + 8, h1 + s1 + c);
+}
+
+#endif
