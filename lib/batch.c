@@ -8,6 +8,8 @@
 
 #include "polymac.h"
 #include "dispatch.h"
+#include "core.h"
+#include "util.h"
 #include "kernels.h"
 #ifdef POLYMAC_HAVE_R64
 #include "generic/r64.h"

@@ -1,4 +1,4 @@
-/* dispatch.c -- kernel registry (best first), self-test, selection and the
+/* dispatch.c -- the self-test, automatic selection and the
  *               POLYMAC_BACKEND override */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
@@ -9,64 +9,18 @@
 
 #include "polymac.h"
 #include "dispatch.h"
-#include "kernels.h"
+#include "core.h"
 #include "selftest_kat.h"
-
-/* Best first: the first kernel whose cpu_required bits the CPU has (and
- * that passes its self-test) is chosen automatically. */
-const struct polymac_kernel *const polymac_registry[] = {
-#ifdef POLYMAC_TEST_KERNELS
-    &polymac_kernel_test_broken,
-    &polymac_kernel_test_broken_tail,
-    &polymac_kernel_test_broken_stream,
-#endif
-#ifdef POLYMAC_HAVE_AVX512IFMA
-    &polymac_kernel_x86_avx512ifma,
-#endif
-#ifdef POLYMAC_HAVE_AVX512
-    &polymac_kernel_x86_avx512,
-#endif
-#ifdef POLYMAC_HAVE_AVX2
-    &polymac_kernel_x86_avx2,
-#endif
-#ifdef POLYMAC_HAVE_NEON
-    &polymac_kernel_aarch64_neon,
-#endif
-#ifdef POLYMAC_HAVE_P9
-    &polymac_kernel_power_p9,
-#endif
-#ifdef POLYMAC_HAVE_VSX
-    &polymac_kernel_power_vsx,
-#endif
-#ifdef POLYMAC_HAVE_S390X_VX
-    &polymac_kernel_s390x_vx,
-#endif
-#ifdef POLYMAC_HAVE_R64
-    &polymac_kernel_generic_r64,
-#endif
-    &polymac_kernel_generic_r26x2,
-    &polymac_kernel_generic_r26,
-};
-#define NKERNELS (sizeof polymac_registry / sizeof polymac_registry[0])
-_Static_assert(NKERNELS <= 32, "runnable bits fit");
-const unsigned polymac_registry_size = NKERNELS;
-
-_Atomic uint32_t polymac_runnable;
 
 _Atomic(const struct polymac_kernel *) polymac_active_kernel;
 
 /* Self-test verdict per kernel: 0 not run, 1 passed, 2 failed. */
-static _Atomic unsigned char verdict[NKERNELS];
+static _Atomic unsigned char verdict[POLYMAC_NKERNELS];
 
 static int debug_on(void)
 {
     const char *d = secure_getenv("POLYMAC_DEBUG");
     return d && strcmp(d, "1") == 0;
-}
-
-static int supported(const struct polymac_kernel *k)
-{
-    return (k->cpu_required & ~polymac_cpu_bits()) == 0;
 }
 
 /*
@@ -170,7 +124,7 @@ static int selftest(const struct polymac_kernel *k)
 /* Supported and correct on this CPU; runs the self-test once per kernel. */
 static int usable(unsigned i)
 {
-    if (!supported(polymac_registry[i]))
+    if (!polymac_kernel_supported(polymac_registry[i]))
         return 0;
     unsigned char v = atomic_load_explicit(&verdict[i], memory_order_acquire);
     if (v == 0) {
@@ -186,11 +140,11 @@ static int usable(unsigned i)
 static const struct polymac_kernel *choose_auto(void)
 {
     uint32_t cpu = polymac_cpu_bits();
-    for (unsigned i = 0; i < NKERNELS; i++)
+    for (unsigned i = 0; i < polymac_registry_size; i++)
         if (!(polymac_registry[i]->cpu_avoid & cpu) && usable(i))
             return polymac_registry[i];
     /* a usable kernel the CPU should avoid beats none at all */
-    for (unsigned i = 0; i < NKERNELS; i++)
+    for (unsigned i = 0; i < polymac_registry_size; i++)
         if (usable(i))
             return polymac_registry[i];
     /* every kernel failed its self-test (a miscompiled build): no MAC is
@@ -202,7 +156,7 @@ static const struct polymac_kernel *choose_auto(void)
 /* 0, POLYMAC_EBACKEND or POLYMAC_EUNSUPPORTED; *out on success. */
 static int find(const char *name, const struct polymac_kernel **out)
 {
-    for (unsigned i = 0; i < NKERNELS; i++) {
+    for (unsigned i = 0; i < polymac_registry_size; i++) {
         if (strcmp(polymac_registry[i]->name, name) == 0) {
             if (!usable(i))
                 return POLYMAC_EUNSUPPORTED;
@@ -216,9 +170,9 @@ static int find(const char *name, const struct polymac_kernel **out)
 /* For the debug message: built in and supported, so refused by its self-test. */
 static int supported_by_name(const char *name)
 {
-    for (unsigned i = 0; i < NKERNELS; i++)
+    for (unsigned i = 0; i < polymac_registry_size; i++)
         if (strcmp(polymac_registry[i]->name, name) == 0)
-            return supported(polymac_registry[i]);
+            return polymac_kernel_supported(polymac_registry[i]);
     return 0;
 }
 
@@ -278,40 +232,6 @@ __attribute__((constructor)) static void polymac_load(void)
 }
 #endif
 
-unsigned polymac_kernel_index(const struct polymac_kernel *k)
-{
-    for (unsigned i = 0; i < NKERNELS; i++)
-        if (polymac_registry[i] == k)
-            return i;
-    return 0;
-}
-
-_Atomic uint32_t polymac_fingerprint;
-
-uint32_t polymac_registry_fingerprint_slow(void)
-{
-    /* FNV-1a over the version and the names, each with its terminator */
-    uint32_t h = 2166136261u;
-    for (unsigned i = 0; i <= NKERNELS; i++) {
-        const char *p = i == 0 ? POLYMAC_VERSION : polymac_registry[i - 1]->name;
-        do
-            h = (h ^ (unsigned char)*p) * 16777619u;
-        while (*p++);
-    }
-    if (h == 0)
-        h = 1;
-    atomic_store_explicit(&polymac_fingerprint, h, memory_order_relaxed);
-    return h;
-}
-
-const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx)
-{
-    if (idx >= NKERNELS || !supported(polymac_registry[idx]))
-        return NULL;
-    atomic_fetch_or_explicit(&polymac_runnable, 1u << idx, memory_order_relaxed);
-    return polymac_registry[idx];
-}
-
 const char *polymac_backend_name(void)
 {
     const struct polymac_kernel *k = polymac_active();
@@ -326,7 +246,7 @@ size_t polymac_backend_list(const char **names, size_t cap)
     size_t n = 0;
     /* first pass: kernels not avoided on this CPU; second: the avoided */
     for (int list_avoided = 0; list_avoided <= 1; list_avoided++)
-        for (unsigned i = 0; i < NKERNELS; i++) {
+        for (unsigned i = 0; i < polymac_registry_size; i++) {
             int avoided = (polymac_registry[i]->cpu_avoid & cpu) != 0;
             if (avoided != list_avoided || !usable(i))
                 continue;

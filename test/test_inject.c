@@ -25,6 +25,7 @@
 #include "util.h"
 #include "kernels.h"
 #include "dispatch.h"
+#include "core.h"
 #include "test_inject.h"
 
 #ifndef POLYMAC_TEST_KERNELS

@@ -19,6 +19,7 @@
 #include "common.h"
 #include "trust/spawn.h"
 #include "dispatch.h"
+#include "core.h"
 #include "selftest_kat.h"
 
 #ifndef POLYMAC_TEST_KERNELS

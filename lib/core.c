@@ -1,0 +1,232 @@
+/* core.c -- the front end's core: key clamping, s, the partial-block
+ *           buffer, final padding and the state wipe, through a given
+ *           kernel, under the stack policy */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#include <stddef.h>
+#include <string.h>
+
+#include "polymac.h"
+#include "core.h"
+#include "registry.h"
+#include "util.h"
+
+#define LIVE_MAGIC UINT64_C(0x706f6c796d616331)   /* "polymac1" */
+
+/* The front end's part of a state.  It and the kernel state after it sit
+ * at the first 64-byte boundary past raw[0]; raw[0] records that offset
+ * (1..64) so a state memcpy'd to another address can be moved back into
+ * alignment on its next use. */
+struct front {
+    uint64_t magic;
+    uint8_t kidx;        /* registry index of the kernel that began it */
+    uint8_t buflen;      /* bytes in buf, 0..15 */
+    uint8_t pad[2];
+    uint32_t build;      /* polymac_registry_fingerprint() of the build that
+                            began it: an index means nothing in a build
+                            whose registry differs */
+    uint8_t s[16];
+    uint8_t buf[16];
+};
+#define FRONT_BYTES 64
+_Static_assert(sizeof(struct front) <= FRONT_BYTES, "front fits");
+_Static_assert(1 + 63 + FRONT_BYTES + POLYMAC_KS_BYTES <= POLYMAC_STATEBYTES,
+               "polymac_state holds the front, the kernel state and alignment slack");
+_Static_assert(POLYMAC_KS_ALIGN == 64, "one alignment for front and kernel state");
+
+static unsigned want_offset(const polymac_state *st)
+{
+    return 64 - (unsigned)((uintptr_t)st & 63);   /* 1..64 */
+}
+
+/* Returns the live front of st (moving a copied state into alignment) or
+ * NULL when st was never initialised, is finished, or is garbage. */
+static struct front *live(polymac_state *st, const struct polymac_kernel **k)
+{
+    unsigned char *raw = st->opaque;
+    unsigned off = raw[0], want = want_offset(st);
+    uint64_t magic;
+    uint32_t build;
+    if (off < 1 || off > 64)
+        return NULL;
+    memcpy(&magic, raw + off, sizeof magic);
+    memcpy(&build, raw + off + offsetof(struct front, build), sizeof build);
+    if (magic != LIVE_MAGIC || build != polymac_registry_fingerprint())
+        return NULL;
+    if (off != want) {
+        /* the bytes the move uncovers would keep s, buffered message
+         * bytes or kernel secrets after final wipes the new place */
+        memmove(raw + want, raw + off, FRONT_BYTES + POLYMAC_KS_BYTES);
+        if (want > off)
+            polymac_wipe(raw + off, want - off);
+        else
+            polymac_wipe(raw + want + FRONT_BYTES + POLYMAC_KS_BYTES, off - want);
+        raw[0] = (unsigned char)want;
+    }
+    struct front *f = (struct front *)(raw + want);
+    *k = polymac_kernel_at(f->kidx);
+    if (!*k || f->buflen > 15)
+        return NULL;
+    return f;
+}
+
+static void *kstate(struct front *f)
+{
+    return (unsigned char *)f + FRONT_BYTES;
+}
+
+/* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared,
+ * stored as whole words: a kernel reads r back in words, and byte stores
+ * followed by word loads stall store forwarding. */
+static void clamp(uint8_t r[16], const uint8_t key[32])
+{
+    uint64_t r0, r1;
+    polymac_clamp64(&r0, &r1, key);
+    polymac_store64le(r, r0);
+    polymac_store64le(r + 8, r1);
+}
+
+/* The stack policy (README, Security): after every call into a kernel,
+ * the front end zeroes the kernel's stack_bytes of dead stack below its
+ * own frame, where the kernel's functions may have left powers of r,
+ * limbs of r or h (a compiler spills what it likes; wiping named arrays
+ * inside each kernel cannot catch that).  Called at the same depth as the
+ * kernel call it follows, its array covers the dead frames. */
+__attribute__((noinline)) void polymac_burn_stack(uint32_t n)
+{
+    /* Plain stores, not memset: a first call through the PLT would run
+     * the dynamic linker's lazy binding, whose XSAVE of the vector
+     * registers lands below this area.  The zero is hidden from the
+     * compiler so that it cannot turn the loop back into memset. */
+    uint64_t area[n / 8], zero = 0;
+    __asm__("" : "+r"(zero));
+    for (uint32_t i = 0; i < n / 8; i++)
+        area[i] = zero;
+    __asm__ __volatile__("" : : "r"(area) : "memory");
+}
+
+static inline void after_kernel(const struct polymac_kernel *k)
+{
+    if (k->stack_bytes)
+        polymac_burn_stack(k->stack_bytes);
+}
+
+static inline void after_kernel_short(const struct polymac_kernel *k)
+{
+    if (k->stack_bytes_short)
+        polymac_burn_stack(k->stack_bytes_short);
+}
+
+void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                       const uint8_t *msg, size_t len, const uint8_t key[32])
+{
+    uint8_t r[16], last[16];
+    clamp(r, key);
+    k->init(ks, r);
+    polymac_wipe(r, sizeof r);
+    if (len >= 16)
+        k->blocks(ks, msg, len / 16, 1);
+    size_t rest = len % 16;
+    if (rest) {
+        polymac_pad_last(last, msg + (len - rest), rest);
+        k->blocks(ks, last, 1, 0);
+    }
+    k->emit(ks, tag, key + 16);
+    /* from the frame the kernel calls were made from (or one above it,
+     * small, when this is not inlined): a caller's zeroing would have to
+     * span its own frame too, the 1 KiB stack state of auth_kernel */
+    after_kernel(k);
+}
+
+/* The same policy for the batch front end (lib/batch.c), called at the
+ * depth of its kernel calls. */
+void polymac_after_kernel(const struct polymac_kernel *k)
+{
+    after_kernel(k);
+}
+
+void polymac_init_with(const struct polymac_kernel *k, polymac_state *st,
+                       const uint8_t key[32])
+{
+    unsigned want = want_offset(st);
+    struct front *f = (struct front *)(st->opaque + want);
+    uint8_t r[16];
+    st->opaque[0] = (unsigned char)want;
+    f->magic = LIVE_MAGIC;
+    f->kidx = (uint8_t)polymac_kernel_index(k);
+    f->buflen = 0;
+    f->pad[0] = f->pad[1] = 0;
+    f->build = polymac_registry_fingerprint();
+    memcpy(f->s, key + 16, 16);
+    clamp(r, key);
+    k->init(kstate(f), r);
+    polymac_wipe(r, sizeof r);
+    after_kernel(k);
+}
+
+int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
+{
+    const struct polymac_kernel *k;
+    struct front *f;
+    const uint8_t *in = msg;
+    int deep = 0, called = 0;
+    if (!st || (!msg && len))
+        return POLYMAC_EINVAL;
+    if (!(f = live(st, &k)))
+        return POLYMAC_ESTATE;
+    if (!len)
+        return POLYMAC_OK;          /* msg may be NULL: nothing to copy */
+    if (f->buflen) {
+        size_t take = 16 - f->buflen;
+        if (take > len)
+            take = len;
+        memcpy(f->buf + f->buflen, in, take);
+        f->buflen += (uint8_t)take;
+        in += take;
+        len -= take;
+        if (f->buflen < 16)
+            return POLYMAC_OK;
+        k->blocks(kstate(f), f->buf, 1, 1);
+        f->buflen = 0;
+        called = 1;
+    }
+    if (len >= 16) {
+        k->blocks(kstate(f), in, len / 16, 1);
+        deep = len >= 4 * 16;
+        called = 1;
+        in += len - len % 16;
+        len %= 16;
+    }
+    if (len) {
+        memcpy(f->buf, in, len);
+        f->buflen = (uint8_t)len;
+    }
+    /* Below four blocks a call runs every kernel's scalar code, whose
+     * frames are shallow (test_stack streams 13-byte pieces to check
+     * it): wiping kilobytes after each short piece would cost a stream
+     * of them many times its hashing. */
+    if (deep)
+        after_kernel(k);
+    else if (called)
+        after_kernel_short(k);
+    return POLYMAC_OK;
+}
+
+/* polymac_final without the argument checks (hidden: see auth_impl). */
+int polymac_final_impl(polymac_state *st, uint8_t tag[16])
+{
+    const struct polymac_kernel *k;
+    struct front *f;
+    if (!(f = live(st, &k)))
+        return POLYMAC_ESTATE;
+    if (f->buflen) {
+        f->buf[f->buflen] = 1;
+        memset(f->buf + f->buflen + 1, 0, 15 - f->buflen);
+        k->blocks(kstate(f), f->buf, 1, 0);
+    }
+    k->emit(kstate(f), tag, f->s);
+    polymac_wipe(f, FRONT_BYTES);
+    st->opaque[0] = 0;
+    after_kernel(k);
+    return POLYMAC_OK;
+}

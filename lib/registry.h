@@ -1,0 +1,58 @@
+/* registry.h -- the kernels this build holds, their indexes and the
+ *               build's fingerprint (internal) */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#ifndef POLYMAC_REGISTRY_H
+#define POLYMAC_REGISTRY_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "kernel.h"
+
+/* An upper bound on the registry's size (registry.c checks it), for
+ * arrays indexed by kernel. */
+#define POLYMAC_NKERNELS 32
+
+/* The CPU has every feature k needs. */
+int polymac_kernel_supported(const struct polymac_kernel *k);
+
+/* Registry index of k, for recording in a state. */
+unsigned polymac_kernel_index(const struct polymac_kernel *k);
+
+/* Nonzero hash of this build's version and registry (the kernel names in
+ * order), recorded in a state beside the kernel index: a state begun by a
+ * build whose registry differs (another copy of the library in the same
+ * process, a state shared between processes) is refused, never misread. */
+uint32_t polymac_registry_fingerprint_slow(void);
+extern _Atomic uint32_t polymac_fingerprint;
+
+static inline uint32_t polymac_registry_fingerprint(void)
+{
+    uint32_t f = atomic_load_explicit(&polymac_fingerprint, memory_order_relaxed);
+    return f ? f : polymac_registry_fingerprint_slow();
+}
+
+extern const struct polymac_kernel *const polymac_registry[];
+/* How many kernels polymac_registry holds. */
+extern const unsigned polymac_registry_size;
+/* Bit i set: registry[i] was checked (in range, runnable on this CPU). */
+extern _Atomic uint32_t polymac_runnable;
+
+/* The checks behind polymac_kernel_at; sets the kernel's runnable bit. */
+const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx);
+
+/* The kernel at registry index idx, or NULL when idx is out of range or
+ * the kernel cannot run on this CPU: a state's recorded index is checked
+ * here on every entry, so a forged state never becomes a wild jump.  A bit
+ * is set only after the full check, so the fast path cannot admit an
+ * index the slow path would refuse. */
+static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
+{
+    if (idx < 32
+        && ((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> idx) & 1))
+        return polymac_registry[idx];
+    return polymac_kernel_at_slow(idx);
+}
+
+#endif
