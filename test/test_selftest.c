@@ -5,11 +5,11 @@
 /* Copyright (c) 2026 the libpolymac authors */
 /* Built only with -Dtest_kernels=true, where the registry starts with
  * three broken kernels, none with a CPU requirement:
- *   - "test-broken" (lib/poly1305_test_broken.c): right tags below 8
+ *   - "test-broken" (test/kernels/broken.c): right tags below 8
  *     blocks per call, a dropped block from 8 on;
- *   - "test-broken-tail" (lib/poly1305_test_broken_tail.c): wrong only
+ *   - "test-broken-tail" (test/kernels/broken.c): wrong only
  *     when a call leaves a partial group of four after full groups;
- *   - "test-broken-stream" (lib/poly1305_test_broken_stream.c): wrong
+ *   - "test-broken-stream" (test/kernels/broken.c): wrong
  *     only when a call of whole groups continues live lanes, which no
  *     one-shot message does.
  * The last two pass the self-test the library had before (64 and 2061
