@@ -30,26 +30,6 @@ static void polymac_blocks_generic_r26(void *ks, const uint8_t *in, size_t nbloc
     memcpy(st->h, h, sizeof h);
 }
 
-static void polymac_emit_generic_r26(void *ks, uint8_t tag[16], const uint8_t s[16])
-{
-    struct r26_state *st = ks;
-    polymac_r26_finish(st->h, tag, s);
-    polymac_wipe(st, sizeof *st);
-}
-
-const struct polymac_kernel polymac_kernel_generic_r26 = {
-    .name = "generic-r26",
-    .init = polymac_init_generic_r26,
-    .blocks = polymac_blocks_generic_r26,
-    .emit = polymac_emit_generic_r26,
-    .stack_bytes = 512,       /* deepest frame: 152 bytes (-fstack-usage, i386) */
-    .stack_bytes_short = 512,
-};
-
-#ifdef POLYMAC_TEST_KERNELS
-/* test builds only: h as given (test/test_inject.c) */
-int polymac_test_set_h_generic_r26(void *ks, const struct polymac_test_h *h)
-{
-    return polymac_r26_test_set_h(((struct r26_state *)ks)->h, h);
-}
-#endif
+/* deepest frame: 152 bytes (-fstack-usage, i386), below the 512 the
+ * front end zeroes */
+POLYMAC_R26_KERNEL(generic_r26, "generic-r26", struct r26_state)

@@ -132,4 +132,37 @@ static inline int polymac_r26_test_set_h(uint32_t h[5], const struct polymac_tes
 }
 #endif
 
+#ifdef POLYMAC_TEST_KERNELS
+#define POLYMAC_R26_TEST_HOOK(sym, state_t)                                  \
+    int polymac_test_set_h_##sym(void *ks, const struct polymac_test_h *h)  \
+    {                                                                       \
+        return polymac_r26_test_set_h(((state_t *)ks)->h, h);               \
+    }
+#else
+#define POLYMAC_R26_TEST_HOOK(sym, state_t)
+#endif
+
+/* A portable radix-2^26 kernel from its state type (h[5] in it) and its
+ * init and blocks: its emit (the tag, then the whole state wiped), its
+ * registration with the stack policy (its deepest frame is small: the
+ * front end zeroes 512 bytes below each call) and, in test builds, its
+ * injection point (test/test_inject.c). */
+#define POLYMAC_R26_KERNEL(sym, kname, state_t)                              \
+    static void polymac_emit_##sym(void *ks, uint8_t tag[16], const uint8_t s[16]) \
+    {                                                                       \
+        state_t *st = ks;                                                   \
+        polymac_r26_finish(st->h, tag, s);                                  \
+        polymac_wipe(st, sizeof *st);                                       \
+    }                                                                       \
+    const struct polymac_kernel polymac_kernel_##sym = {                    \
+        .name = kname,                                                      \
+        .init = polymac_init_##sym,                                         \
+        .blocks = polymac_blocks_##sym,                                     \
+        .emit = polymac_emit_##sym,                                         \
+        .stack_bytes = 512,                                                 \
+        .stack_bytes_short = 512,                                           \
+    };                                                                      \
+    POLYMAC_R26_TEST_HOOK(sym, state_t)
+
+
 #endif
