@@ -6,24 +6,21 @@
 #include "burn.h"
 #include "../kernels.h"
 
-/* tables first, each a whole number of cache lines, for aligned rows */
+/* What every message uses first (a short one wipes only v.s), then the
+ * tables, each row a whole number of cache lines: table8's are. */
 struct avx512_state {
-    uint64_t table8[9 * 8];   /* r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 */
+    struct polymac_r26vec v;
     uint64_t table4[9 * 4];   /* r^4, r^2, r^3, r^1 by lane (r26vec.h) */
-    struct polymac_r26vec_head hd;
+    uint64_t table8[9 * 8];   /* r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 */
 };
 _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
 
-/*
- * Break-evens, in blocks per call.  Below MIN4 the scalar radix-2^64 code
+/* Break-evens in blocks per call: below MIN4 the scalar radix-2^64 code
  * runs, from MIN4 the four-lane core, from MIN8 the eight-lane one.  COLD
- * applies while the powers the path needs are not yet computed (MIN8_COLD
- * also while only the four-lane ones are: conservative), WARM once they
- * are.  SCALAR_MAX, the front end's scalar one-shot limit, follows
- * MIN4_COLD.  Measured on Intel Emerald Rapids as docs/tuning.md
- * describes (polymac_auth per kernel for MIN4_COLD, two builds with the
- * threshold forced for the others).
- */
+ * while the powers the path needs are not yet computed (counted over the
+ * message, simd/skeleton.h; MIN8_COLD also while only the four-lane ones
+ * are), WARM once they are.  The numbers are measured by tools/tune, here
+ * on Intel Emerald Rapids. */
 #ifndef POLYMAC_AVX512_MIN4_COLD
 #define POLYMAC_AVX512_MIN4_COLD 36
 #endif
@@ -36,6 +33,8 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
 #ifndef POLYMAC_AVX512_MIN8_WARM
 #define POLYMAC_AVX512_MIN8_WARM 5
 #endif
+/* The front end's scalar one-shot limit: below MIN4_COLD blocks, blocks()
+ * would run the scalar code anyway. */
 #ifndef POLYMAC_AVX512_SCALAR_MAX
 #define POLYMAC_AVX512_SCALAR_MAX (POLYMAC_AVX512_MIN4_COLD * 16 - 1)
 #endif
@@ -43,16 +42,19 @@ _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
                POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
                "break-even below one group");
 
-#define polymac_z_i      __m512i
-#define polymac_z_add    _mm512_add_epi64
-#define polymac_z_and    _mm512_and_si512
-#define polymac_z_or     _mm512_or_si512
-#define polymac_z_srli   _mm512_srli_epi64
-#define polymac_z_slli   _mm512_slli_epi64
-#define polymac_z_mul    _mm512_mul_epu32
-#define polymac_z_set1   _mm512_set1_epi64
-#define polymac_z_loadu(p) _mm512_loadu_si512((const void *)(p))
-#define polymac_z_hsum(v) ((uint64_t)_mm512_reduce_add_epi64(v))
+/* The depth of dead stack each vector path leaves, zeroed after it
+ * (burn.h): pushes, the largest realignment and the frame (GCC 12; the
+ * two-group loop keeps r^16 in its frame), rounded up to whole
+ * vectors. */
+#ifndef POLYMAC_AVX512_VECTOR16_STACK
+#define POLYMAC_AVX512_VECTOR16_STACK 256
+#endif
+#ifndef POLYMAC_AVX512_VECTOR8_STACK
+#define POLYMAC_AVX512_VECTOR8_STACK 128
+#endif
+#ifndef POLYMAC_AVX512_VECTOR4_STACK
+#define POLYMAC_AVX512_VECTOR4_STACK 128
+#endif
 
 /* x with its 64-bit lanes moved up by n (0..7), zeros shifted in. */
 static inline __m512i polymac_lanes_up(__m512i x, unsigned n)
@@ -64,10 +66,10 @@ static inline __m512i polymac_lanes_up(__m512i x, unsigned n)
 
 /*
  * Eight lanes: polymac_r26vec_core4 with 512-bit vectors and r^8 (the
- * bounds there hold unchanged: each lane's arithmetic is the same).  Two
- * 64-byte loads hold blocks 0..3 and 4..7; unpacking 64-bit halves leaves
- * the lanes in the block order 0, 4, 1, 5, 2, 6, 3, 7, which table8
- * follows.
+ * bounds of r26vec_ops.h hold unchanged: each lane's arithmetic is the
+ * same).  Two 64-byte loads hold blocks 0..3 and 4..7; unpacking 64-bit
+ * halves leaves the lanes in the block order 0, 4, 1, 5, 2, 6, 3, 7,
+ * which table8 follows.
  *
  * Any nblocks >= 1: when it is not a multiple of eight, the first group
  * starts with k = -nblocks mod 8 zero blocks that are not in the message
@@ -77,6 +79,12 @@ static inline __m512i polymac_lanes_up(__m512i x, unsigned n)
  * and a scalar tail (each costs an extra final step, more than the
  * multiplications the zero lanes waste).  Masked loads read only the
  * message's bytes.  k depends on the length alone: no secret is involved.
+ *
+ * With two, more than eight groups after the first run two groups per
+ * carry chain (r26vec_ops.h, two) with r^16, the square of r^8 computed
+ * per call (the state has no room left for it) into this frame; r^8 is
+ * broadcast at each product there, as r^16 is: with both powers in
+ * registers beside h, m and the sums, GCC spills.
  */
 static inline __attribute__((always_inline)) void
 polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8], const uint8_t *in, size_t nblocks,
@@ -84,32 +92,16 @@ polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8], const uint8_t *in, s
 {
     /* lane of block j, in the unpacked order */
     static const uint8_t lane_of[8] = {0, 2, 4, 6, 1, 3, 5, 7};
-    const __m512i mask = _mm512_set1_epi64(POLYMAC_R26VEC_MASK);
     const __m512i hib = _mm512_set1_epi64(hibit ? (1 << 24) : 0);
     const unsigned k = (unsigned)(0 - nblocks) & 7;
+    const __mmask8 at = (__mmask8)(1u << lane_of[k]);
     size_t ngroups = nblocks / 8 + (k != 0);
-    __m512i r0, r1, r2, r3, r4, s1, s2, s3, s4;
-    __m512i h0, h1, h2, h3, h4, d0, d1, d2, d3, d4;
     __m512i a, b, hb;
-
-    /* lane 0 of each row is r^8: broadcast it for the loop */
-    r0 = _mm512_set1_epi64((long long)table[0 * 8]);
-    r1 = _mm512_set1_epi64((long long)table[1 * 8]);
-    r2 = _mm512_set1_epi64((long long)table[2 * 8]);
-    r3 = _mm512_set1_epi64((long long)table[3 * 8]);
-    r4 = _mm512_set1_epi64((long long)table[4 * 8]);
-    s1 = _mm512_set1_epi64((long long)table[5 * 8]);
-    s2 = _mm512_set1_epi64((long long)table[6 * 8]);
-    s3 = _mm512_set1_epi64((long long)table[7 * 8]);
-    s4 = _mm512_set1_epi64((long long)table[8 * 8]);
-    {
-        const __mmask8 at = (__mmask8)(1u << lane_of[k]);
-        h0 = _mm512_maskz_set1_epi64(at, (long long)h26[0]);
-        h1 = _mm512_maskz_set1_epi64(at, (long long)h26[1]);
-        h2 = _mm512_maskz_set1_epi64(at, (long long)h26[2]);
-        h3 = _mm512_maskz_set1_epi64(at, (long long)h26[3]);
-        h4 = _mm512_maskz_set1_epi64(at, (long long)h26[4]);
-    }
+    struct r26v8 h = {_mm512_maskz_set1_epi64(at, (long long)h26[0]),
+                      _mm512_maskz_set1_epi64(at, (long long)h26[1]),
+                      _mm512_maskz_set1_epi64(at, (long long)h26[2]),
+                      _mm512_maskz_set1_epi64(at, (long long)h26[3]),
+                      _mm512_maskz_set1_epi64(at, (long long)h26[4])};
 
     /* the first group: 2k zero qwords, then the message's 16 - 2k */
     if (k == 0) {
@@ -132,74 +124,29 @@ polymac_core8(uint64_t h26[5], const uint64_t table[9 * 8], const uint8_t *in, s
         hb = _mm512_maskz_mov_epi64(real, hib);
     }
     in += 16 * (8 - k);
-
-    {
-        __m512i lo = _mm512_unpacklo_epi64(a, b);
-        __m512i hi = _mm512_unpackhi_epi64(a, b);
-        POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hb);
-    }
+    h = polymac_r26v8_add(h, polymac_r26v8_split(a, b, hb));
     ngroups--;                  /* groups still to load */
 
-    /*
-     * Long inputs: two groups per carry chain, h = (h r^8 + m) r^8 + m'
-     * computed as h r^16 + m r^8 + m'.  The carry chain is a quarter of a
-     * step's operations and this halves it: 12% faster on that Xeon for the
-     * price of r^16 (r^8 squared in scalar code, per call rather than
-     * in the state, which has no room left for it).  Bounds: limbs of
-     * r^16 below 2^26 + 2^12 and fives below 2^28.33 as carry_out leaves
-     * them (r26vec.h), so the two products each stay below 2^57.8, their
-     * sum below 2^59, inside what the carry chain handles (r26vec.h).
-     */
-    if (two && ngroups >= 8) {      /* two: the caller wants this loop */
-        /* r^16 in a 72-byte array of this frame, and r^8 in the table,
-         * broadcast at each product (embedded broadcast operands of
-         * vpmuludq, POLYMAC_R26VEC_MULACC): with both powers in registers
-         * beside h, m and the sums, GCC spilled into a 3 KiB frame, which
-         * the kernel then zeroed after every call (burn.h) */
+    if (two && ngroups >= 8) {
         uint64_t r16[9];
-        __m512i m0, m1, m2, m3, m4;
-
         polymac_r26vec_square(r16, table, 8);
-        for (; ngroups >= 2; ngroups -= 2) {
-            __m512i lo, hi;
-            a = _mm512_loadu_si512((const void *)in);
-            b = _mm512_loadu_si512((const void *)(in + 64));
-            lo = _mm512_unpacklo_epi64(a, b);
-            hi = _mm512_unpackhi_epi64(a, b);
-            m0 = m1 = m2 = m3 = m4 = _mm512_setzero_si512();
-            POLYMAC_R26VEC_ADD_MSG(polymac_z_, m, lo, hi, mask, hib);
-            POLYMAC_R26VEC_MULACC(polymac_z_, d, m, table, 8);
-            POLYMAC_R26VEC_MULADD(polymac_z_, d, h, r16, 1);
-            POLYMAC_R26VEC_CARRY(polymac_z_, d0, d1, d2, d3, d4, mask);
-            h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
-            a = _mm512_loadu_si512((const void *)(in + 128));
-            b = _mm512_loadu_si512((const void *)(in + 192));
-            lo = _mm512_unpacklo_epi64(a, b);
-            hi = _mm512_unpackhi_epi64(a, b);
-            POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hib);
-            in += 256;
-        }
+        for (; ngroups >= 2; ngroups -= 2, in += 256)
+            h = polymac_r26v8_two(h, in, hib, table, r16);
     }
-    for (; ngroups; ngroups--) {
-        __m512i lo, hi;
-        POLYMAC_R26VEC_MUL(polymac_z_, d, h, r, s);
-        POLYMAC_R26VEC_CARRY(polymac_z_, d0, d1, d2, d3, d4, mask);
-        h0 = d0; h1 = d1; h2 = d2; h3 = d3; h4 = d4;
-        a = _mm512_loadu_si512((const void *)in);
-        b = _mm512_loadu_si512((const void *)(in + 64));
-        lo = _mm512_unpacklo_epi64(a, b);
-        hi = _mm512_unpackhi_epi64(a, b);
-        POLYMAC_R26VEC_ADD_MSG(polymac_z_, h, lo, hi, mask, hib);
-        in += 128;
+    if (ngroups) {
+        /* lane 0 of each row is r^8, broadcast for the loop (rows 4..8:
+         * its fives) */
+#define POLYMAC_ROW(i) _mm512_set1_epi64((long long)table[(i) * 8])
+        const struct r26v8 r = {POLYMAC_ROW(0), POLYMAC_ROW(1), POLYMAC_ROW(2),
+                                POLYMAC_ROW(3), POLYMAC_ROW(4)};
+        const struct r26v8 s = {POLYMAC_ROW(4), POLYMAC_ROW(5), POLYMAC_ROW(6),
+                                POLYMAC_ROW(7), POLYMAC_ROW(8)};
+#undef POLYMAC_ROW
+        for (; ngroups; ngroups--, in += 128)
+            h = polymac_r26v8_step(polymac_r26v8_mul(h, r, s), in, hib);
     }
-
     /* last step: each lane times its own power, then the lanes summed */
-    POLYMAC_R26VEC_LAST(polymac_z_, table, 8, h, h26);
-}
-
-static inline void polymac_store8(uint64_t *p, __m512i v)
-{
-    _mm512_storeu_si512((void *)p, v);
+    polymac_r26v8_last(h26, table, h);
 }
 
 /* The 8-lane table from the 4-lane one (lanes r^4, r^2, r^3, r): one
@@ -209,165 +156,141 @@ static inline void polymac_store8(uint64_t *p, __m512i v)
  * four lanes and later eight. */
 static inline void polymac_table8(uint64_t table8[9 * 8], const uint64_t table4[9 * 4])
 {
-    const __m512i mask = _mm512_set1_epi64(POLYMAC_R26VEC_MASK);
     const __m512i pairs = _mm512_setr_epi64(0, 0, 2, 2, 1, 1, 3, 3);
-    const __m512i one = _mm512_set1_epi64(1);
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i x0, x1, x2, x3, x4, y0, y1, y2, y3, y4, t1, t2, t3, t4;
-    __m512i p0, p1, p2, p3, p4;
-
-#define POLYMAC_X(i) _mm512_permutexvar_epi64(pairs, _mm512_castsi256_si512( \
-        _mm256_loadu_si256((const __m256i *)(table4 + (i) * 4))))
-#define POLYMAC_Y(i, odd) _mm512_mask_blend_epi64(0xaa, \
-        _mm512_set1_epi64((long long)table4[(i) * 4]), odd)
-    x0 = POLYMAC_X(0); x1 = POLYMAC_X(1); x2 = POLYMAC_X(2);
-    x3 = POLYMAC_X(3); x4 = POLYMAC_X(4);
-    y0 = POLYMAC_Y(0, one); y1 = POLYMAC_Y(1, zero); y2 = POLYMAC_Y(2, zero);
-    y3 = POLYMAC_Y(3, zero); y4 = POLYMAC_Y(4, zero);
+    const __m512i one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
+    const struct r26v4 t = polymac_r26v4_load(table4);
+#define POLYMAC_X(v) _mm512_permutexvar_epi64(pairs, _mm512_castsi256_si512(v))
+#define POLYMAC_Y(i, odd) \
+    _mm512_mask_blend_epi64(0xaa, _mm512_set1_epi64((long long)table4[(i) * 4]), odd)
+    const struct r26v8 x = {POLYMAC_X(t.l0), POLYMAC_X(t.l1), POLYMAC_X(t.l2),
+                            POLYMAC_X(t.l3), POLYMAC_X(t.l4)};
+    const struct r26v8 y = {POLYMAC_Y(0, one), POLYMAC_Y(1, zero), POLYMAC_Y(2, zero),
+                            POLYMAC_Y(3, zero), POLYMAC_Y(4, zero)};
 #undef POLYMAC_X
 #undef POLYMAC_Y
-    POLYMAC_R26VEC_FIVES(polymac_z_, t, y);
-    POLYMAC_R26VEC_MUL(polymac_z_, p, x, y, t);
-    POLYMAC_R26VEC_CARRY(polymac_z_, p0, p1, p2, p3, p4, mask);
-    POLYMAC_R26VEC_STORE_ROWS(polymac_z_, polymac_store8, table8, 8, p);
+    polymac_r26v8_store_power(table8, polymac_r26v8_carry(polymac_r26v8_mul(x, y, polymac_r26v8_fives(y))));
 }
 
-/* Makes sure the tables hold the powers for want lanes (4 or 8).  The
- * level read from the state is only compared: garbage reads as none. */
-static void polymac_powers_x86_avx512(struct avx512_state *st, unsigned want)
+/* Powers level 4: table4; level 8: table8 as well, from table4. */
+static void polymac_powers_x86_avx512(void *ks, uint32_t level)
 {
-    unsigned have = st->hd.powers;
-
-    if (have == 8 || have == want)
-        return;
-    if (have != 4)
-        polymac_r26vec_table4(st->table4, &st->hd.r64);
-    if (want == 8)
+    struct avx512_state *st = ks;
+    if (st->v.s.powers < 4)
+        polymac_r26vec_table4(st->table4, &st->v.s.sc);
+    if (level == 8)
         polymac_table8(st->table8, st->table4);
-    st->hd.powers = want;
 }
 
-/* The depth of dead stack each vector path leaves, zeroed after it
- * (burn.h): pushes, the largest realignment, the frame and the 8-byte
- * call of polymac_powers_x86_avx512 (GCC 12: 48 + 56 + 128 with the
- * two-group loop, r^16 among its 128; 32 + 56 without it; 48 + 24 + 32
- * for four lanes), rounded up to whole vectors. */
-#ifndef POLYMAC_AVX512_VECTOR16_STACK
-#define POLYMAC_AVX512_VECTOR16_STACK 256
-#endif
-#ifndef POLYMAC_AVX512_VECTOR8_STACK
-#define POLYMAC_AVX512_VECTOR8_STACK 128
-#endif
-#ifndef POLYMAC_AVX512_VECTOR4_STACK
-#define POLYMAC_AVX512_VECTOR4_STACK 128
-#endif
+static void polymac_to_vec_x86_avx512(void *ks)
+{
+    polymac_r26vec_to_vec(&((struct avx512_state *)ks)->v);
+}
+
+static void polymac_to_r64_x86_avx512(void *ks)
+{
+    polymac_r26vec_to_r64(&((struct avx512_state *)ks)->v);
+}
+
+/* The tables as far as a call made them. */
+static void polymac_wipe_x86_avx512(void *ks, size_t n)
+{
+    const struct avx512_state *st = ks;
+    if (n == sizeof *st && st->v.s.powers < 8)
+        n = offsetof(struct avx512_state, table8);
+    polymac_r26vec_wipe(ks, n);
+}
+
+/* The loops: whole groups of four (the skeleton gives up to three blocks
+ * left to the scalar code); eight lanes take every block, whatever
+ * nblocks mod 8, with or without the two-group loop. */
+static size_t polymac_loop4_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
+                                       uint32_t hibit)
+{
+    struct avx512_state *st = ks;
+    polymac_r26vec_core4(st->v.h26, st->table4, NULL, NULL, 0, in, nblocks / 4, hibit);
+    return nblocks & ~(size_t)3;
+}
+
+static size_t polymac_loop8_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
+                                       uint32_t hibit)
+{
+    polymac_core8(((struct avx512_state *)ks)->v.h26, ((struct avx512_state *)ks)->table8,
+                  in, nblocks, hibit, 0);
+    return nblocks;
+}
+
+static size_t polymac_loop16_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
+                                        uint32_t hibit)
+{
+    polymac_core8(((struct avx512_state *)ks)->v.h26, ((struct avx512_state *)ks)->table8,
+                  in, nblocks, hibit, 1);
+    return nblocks;
+}
+
+/* The three vector paths, as the skeleton runs them: the same state,
+ * radix and powers, each its own level and loop. */
+#define POLYMAC_AVX512_PATH(lvl, loopfn)                                     \
+    {                                                                        \
+        .level = (lvl), .loop = (loopfn), .powers = polymac_powers_x86_avx512, \
+        .to_vec = polymac_to_vec_x86_avx512, .to_r64 = polymac_to_r64_x86_avx512, \
+        .wipe = polymac_wipe_x86_avx512, .small = sizeof(struct polymac_simd),  \
+        .state = sizeof(struct avx512_state),                                \
+    }
+static const struct polymac_simd_kernel polymac_simd4_x86_avx512 =
+    POLYMAC_AVX512_PATH(4, polymac_loop4_x86_avx512);
+static const struct polymac_simd_kernel polymac_simd8_x86_avx512 =
+    POLYMAC_AVX512_PATH(8, polymac_loop8_x86_avx512);
+static const struct polymac_simd_kernel polymac_simd16_x86_avx512 =
+    POLYMAC_AVX512_PATH(8, polymac_loop16_x86_avx512);
+#undef POLYMAC_AVX512_PATH
+
+/* Out of line, each its own function, so that a short message pays for
+ * no vector set-up and a message leaves only the frame of the path it
+ * took. */
+#define POLYMAC_AVX512_VECTOR(name, k)                                        \
+    static __attribute__((noinline)) void name(struct avx512_state *st, const uint8_t *in, \
+                                               size_t nblocks, uint32_t hibit) \
+    {                                                                         \
+        polymac_simd_vector(st, &st->v.s, &(k), in, nblocks, hibit);          \
+    }
+POLYMAC_AVX512_VECTOR(polymac_vector4_x86_avx512, polymac_simd4_x86_avx512)
+POLYMAC_AVX512_VECTOR(polymac_vector8_x86_avx512, polymac_simd8_x86_avx512)
+POLYMAC_AVX512_VECTOR(polymac_vector16_x86_avx512, polymac_simd16_x86_avx512)
+#undef POLYMAC_AVX512_VECTOR
 
 static void polymac_init_x86_avx512(void *ks, const uint8_t r[16])
 {
-    struct avx512_state *st = ks;
-    polymac_r26vec_init(&st->hd, r);
-}
-
-/* The vector paths, out of line: inlined, their register and stack set-up
- * would be paid by every short message too.  Three functions, so that a
- * message leaves only the frame of the path it took: the two-group loop
- * of core8 (more than eight groups after the first, nblocks > 64) keeps
- * r^16 on the stack; eight lanes without it need none. */
-static inline __attribute__((always_inline)) void
-polymac_eight_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
-                         uint32_t hibit, const int two)
-{
-    polymac_r26vec_to26(&st->hd);
-    /* eight lanes take every block, whatever nblocks mod 8 */
-    polymac_powers_x86_avx512(st, 8);
-    polymac_core8(st->hd.h26, st->table8, in, nblocks, hibit, two);
-}
-
-static __attribute__((noinline)) void
-polymac_vector16_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
-                            uint32_t hibit)
-{
-    polymac_eight_x86_avx512(st, in, nblocks, hibit, 1);
-}
-
-static __attribute__((noinline)) void
-polymac_vector8_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
-                           uint32_t hibit)
-{
-    polymac_eight_x86_avx512(st, in, nblocks, hibit, 0);
-}
-
-static __attribute__((noinline)) void
-polymac_vector4_x86_avx512(struct avx512_state *st, const uint8_t *in, size_t nblocks,
-                           uint32_t hibit)
-{
-    polymac_r26vec_to26(&st->hd);
-    polymac_powers_x86_avx512(st, 4);
-    polymac_r26vec_core4(st->hd.h26, st->table4, NULL, NULL, 0, in, nblocks / 4, hibit);
-    /* up to three blocks are left: the scalar code takes them, and h
-     * stays in radix 2^64 */
-    if (nblocks % 4) {
-        polymac_r26vec_to64(&st->hd);
-        polymac_r64_blocks(&st->hd.r64, in + (nblocks & ~(size_t)3) * 16,
-                           nblocks % 4, hibit);
-    }
+    polymac_simd_init(&((struct avx512_state *)ks)->v.s, r);
 }
 
 static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
                                       uint32_t hibit)
 {
     struct avx512_state *st = ks;
-    unsigned have = st->hd.powers;
-    const uint32_t seen = st->hd.seen;
-    const int four = nblocks >= POLYMAC_AVX512_MIN4_WARM
-                     && (have == 4 || have == 8
-                         || polymac_seen_reaches(seen, nblocks, POLYMAC_AVX512_MIN4_COLD));
-    const int eight = nblocks >= POLYMAC_AVX512_MIN8_WARM
-                      && (have == 8 || polymac_seen_reaches(seen, nblocks, POLYMAC_AVX512_MIN8_COLD));
+    struct polymac_simd *s = &st->v.s;
 
-    if (eight && nblocks > 64) {
-        polymac_vector16_x86_avx512(st, in, nblocks, hibit);
-        polymac_x86_burn(POLYMAC_AVX512_VECTOR16_STACK);
-        return;
-    }
-    if (eight) {
-        polymac_vector8_x86_avx512(st, in, nblocks, hibit);
-        polymac_x86_burn(POLYMAC_AVX512_VECTOR8_STACK);
-        return;
-    }
-    if (four) {
+    if (polymac_simd_takes(s, nblocks, POLYMAC_AVX512_MIN8_COLD, POLYMAC_AVX512_MIN8_WARM, 8)) {
+        /* the two-group loop: more than eight groups after the first */
+        if (nblocks > 64) {
+            polymac_vector16_x86_avx512(st, in, nblocks, hibit);
+            polymac_x86_burn(POLYMAC_AVX512_VECTOR16_STACK);
+        } else {
+            polymac_vector8_x86_avx512(st, in, nblocks, hibit);
+            polymac_x86_burn(POLYMAC_AVX512_VECTOR8_STACK);
+        }
+    } else if (polymac_simd_takes(s, nblocks, POLYMAC_AVX512_MIN4_COLD,
+                                  POLYMAC_AVX512_MIN4_WARM, 4)) {
         polymac_vector4_x86_avx512(st, in, nblocks, hibit);
         polymac_x86_burn(POLYMAC_AVX512_VECTOR4_STACK);
-        return;
-    }
-    polymac_r26vec_scalar(&st->hd, in, nblocks, hibit);
-}
-
-/* Out of line for the same reason as the vector paths. */
-static __attribute__((noinline)) void polymac_wipe_all_x86_avx512(struct avx512_state *st,
-                                                                  unsigned have)
-{
-    if (have == 8) {
-        polymac_r26vec_wipe(st, sizeof *st);
     } else {
-        polymac_r26vec_wipe(st->table4, sizeof st->table4);
-        polymac_r26vec_wipe(&st->hd, sizeof st->hd);
+        polymac_simd_scalar(st, s, &polymac_simd4_x86_avx512, in, nblocks, hibit);
     }
 }
 
 static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     struct avx512_state *st = ks;
-    unsigned have = st->hd.powers;
-
-    polymac_r26vec_to64(&st->hd);
-    polymac_r64_tag(&st->hd.r64, tag, s);
-    /* wipe the tables only as far as a call filled them; h26 holds
-     * secrets only once a vector path ran, which also set the level */
-    if (have == 8 || have == 4)
-        polymac_wipe_all_x86_avx512(st, have);
-    else
-        polymac_wipe(&st->hd.r64, sizeof st->hd.r64);
+    polymac_simd_emit(st, &st->v.s, &polymac_simd4_x86_avx512, tag, s);
 }
 
 const struct polymac_kernel polymac_kernel_x86_avx512 = {
@@ -387,6 +310,6 @@ const struct polymac_kernel polymac_kernel_x86_avx512 = {
 int polymac_test_set_h_x86_avx512(void *ks, const struct polymac_test_h *h)
 {
     struct avx512_state *st = ks;
-    return polymac_r26vec_test_set_h(&st->hd, h);
+    return polymac_r26vec_test_set_h(&st->v, h);
 }
 #endif

@@ -1,0 +1,253 @@
+/* r26vec_ops.h -- the radix-2^26 arithmetic on five limb vectors, written
+ *                 once for 256- and 512-bit vectors: r26vec.h includes it
+ *                 once per width */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+
+/*
+ * No include guard: r26vec.h defines, before each inclusion,
+ *   POLYMAC_R26V          the type, struct r26v4 or struct r26v8
+ *   POLYMAC_R26V_VEC      its vector, __m256i or __m512i
+ *   POLYMAC_R26V_FN(op)   the functions' names, polymac_r26v4_op or
+ *                         polymac_r26v8_op
+ * and the operations polymac_v_* (r26vec.h) pick the intrinsic of the
+ * width from their operand's type.  Every function is inlined: a struct
+ * of vectors passed to a call would go through memory.
+ *
+ * Bounds, for all-0xff keys and messages in every lane.
+ *
+ * Entering a multiplication each lane's limbs are h + m: h limbs below
+ * 2^26 + 2^9 after a vector carry chain (2^26 + 2^12 from
+ * polymac_r26vec_carry_out, 2^26.33 for the top limb after the radix
+ * conversion), message limbs below 2^26 (the top one below 2^25 with
+ * hibit), so below 2^27.1 < 2^32 as vpmuludq needs.  Power limbs come
+ * out of the same carry chain, below 2^26 + 2^10, their fives below
+ * 2^28.33, so each column sums five products below 2^27.1 2^28.33:
+ * d < 2^57.8, and eight lanes summed stay below 2^61.  (Computing the
+ * powers multiplies two such powers: below 2^26.01 times 2^28.33, five
+ * times, d < 2^57.7.)
+ */
+
+#define POLYMAC_R26V_INLINE static inline __attribute__((always_inline))
+#define POLYMAC_R26V_LANES ((unsigned)(sizeof(POLYMAC_R26V_VEC) / 8))
+
+/*
+ * The carry chain after a multiplication: two interleaved chains
+ * (d3 -> d4 -> d0 -> d1 and d0 -> d1 -> d2 -> d3 -> d4) in the order of
+ * OpenSSL's and Linux's vector code:
+ *   d3 -> d4, d0 -> d1        carries < 2^32
+ *   d4 -> d0 (times 5), d1 -> d2   d0 < 2^26 + 5 2^32 < 2^35
+ *   d0 -> d1, d2 -> d3        d1 < 2^26 + 2^9, d3 < 2^26 + 2^32
+ *   d3 -> d4                  d4 < 2^26 + 2^7
+ * so every limb ends below 2^26 + 2^9, and the next h + m below 2^27.1.
+ * (With d < 2^59 the same steps give carries below 2^33 and limbs below
+ * 2^26 + 2^10.)
+ */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(carry)(POLYMAC_R26V d)
+{
+    const POLYMAC_R26V_VEC mask = polymac_v_set1(d.l0, POLYMAC_R26VEC_MASK);
+    POLYMAC_R26V_VEC c;
+    c = polymac_v_srli(d.l3, 26); d.l3 = polymac_v_and(d.l3, mask); d.l4 = polymac_v_add(d.l4, c);
+    c = polymac_v_srli(d.l0, 26); d.l0 = polymac_v_and(d.l0, mask); d.l1 = polymac_v_add(d.l1, c);
+    c = polymac_v_srli(d.l4, 26); d.l4 = polymac_v_and(d.l4, mask);
+    d.l0 = polymac_v_add(d.l0, polymac_v_add(c, polymac_v_slli(c, 2)));
+    c = polymac_v_srli(d.l1, 26); d.l1 = polymac_v_and(d.l1, mask); d.l2 = polymac_v_add(d.l2, c);
+    c = polymac_v_srli(d.l0, 26); d.l0 = polymac_v_and(d.l0, mask); d.l1 = polymac_v_add(d.l1, c);
+    c = polymac_v_srli(d.l2, 26); d.l2 = polymac_v_and(d.l2, mask); d.l3 = polymac_v_add(d.l3, c);
+    c = polymac_v_srli(d.l3, 26); d.l3 = polymac_v_and(d.l3, mask); d.l4 = polymac_v_add(d.l4, c);
+    return d;
+}
+
+/* 5 x, the fives of a multiplier's limbs: products at 2^130 and above
+ * fold back times 5. */
+POLYMAC_R26V_INLINE POLYMAC_R26V_VEC POLYMAC_R26V_FN(five)(POLYMAC_R26V_VEC x)
+{
+    return polymac_v_add(x, polymac_v_slli(x, 2));
+}
+
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(add)(POLYMAC_R26V a, POLYMAC_R26V b)
+{
+    POLYMAC_R26V s = {polymac_v_add(a.l0, b.l0), polymac_v_add(a.l1, b.l1),
+                      polymac_v_add(a.l2, b.l2), polymac_v_add(a.l3, b.l3),
+                      polymac_v_add(a.l4, b.l4)};
+    return s;
+}
+
+/* The fives of a multiplier r: s.l1..s.l4 = 5 r.l1..5 r.l4 (s.l0 unused). */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(fives)(POLYMAC_R26V r)
+{
+    POLYMAC_R26V s = {r.l0, POLYMAC_R26V_FN(five)(r.l1), POLYMAC_R26V_FN(five)(r.l2),
+                      POLYMAC_R26V_FN(five)(r.l3), POLYMAC_R26V_FN(five)(r.l4)};
+    return s;
+}
+
+/* h r in each lane, before carrying, for r with its fives s (s.l0
+ * unused) in registers: a tree of the products, for the loops that have
+ * the registers for it. */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mul)(POLYMAC_R26V h, POLYMAC_R26V r,
+                                                      POLYMAC_R26V s)
+{
+#define POLYMAC_R26V_DOT(a0, a1, a2, a3, a4)                                       \
+    polymac_v_add(polymac_v_add(polymac_v_mul(h.l0, a0), polymac_v_mul(h.l1, a1)),  \
+                  polymac_v_add(polymac_v_add(polymac_v_mul(h.l2, a2),             \
+                                              polymac_v_mul(h.l3, a3)),            \
+                                polymac_v_mul(h.l4, a4)))
+    POLYMAC_R26V d = {POLYMAC_R26V_DOT(r.l0, s.l4, s.l3, s.l2, s.l1),
+                      POLYMAC_R26V_DOT(r.l1, r.l0, s.l4, s.l3, s.l2),
+                      POLYMAC_R26V_DOT(r.l2, r.l1, r.l0, s.l4, s.l3),
+                      POLYMAC_R26V_DOT(r.l3, r.l2, r.l1, r.l0, s.l4),
+                      POLYMAC_R26V_DOT(r.l4, r.l3, r.l2, r.l1, r.l0)};
+#undef POLYMAC_R26V_DOT
+    return d;
+}
+
+/*
+ * h k in each lane, before carrying, for a multiplier k in memory: k[0..8]
+ * its limbs r0..r4 and fives s1..s4, k[i * stride] one 64-bit word each,
+ * broadcast to every lane as the product reads it.  The products of one h
+ * limb at a time go into five running sums (h2's first: the carry chain
+ * settles it first), so that only the sums, h and one product are live:
+ * the tree of mul needs every product at once, more registers than AVX2
+ * has.
+ *
+ * round: the products of one limb x, into d.l_j with k[i_j].  Two hints
+ * to GCC, both measured (docs/tuning.md):
+ * - each round reads k through an address the compiler cannot see
+ *   through, so that each broadcast is a load at its product (under
+ *   AVX-512VL an embedded broadcast operand), never hoisted into
+ *   registers that it would spill to a frame the kernel must then zero;
+ * - the empty asm over the sums keeps it from re-associating them into
+ *   the tree.
+ */
+POLYMAC_R26V_INLINE POLYMAC_R26V
+POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_R26V_VEC x, const uint64_t *k, size_t stride,
+                       unsigned i0, unsigned i1, unsigned i2, unsigned i3, unsigned i4)
+{
+    __asm__ __volatile__("" : "+r"(k));
+    d.l3 = polymac_v_add(d.l3, polymac_v_mul(x, polymac_v_set1(x, k[i3 * stride])));
+    d.l4 = polymac_v_add(d.l4, polymac_v_mul(x, polymac_v_set1(x, k[i4 * stride])));
+    d.l0 = polymac_v_add(d.l0, polymac_v_mul(x, polymac_v_set1(x, k[i0 * stride])));
+    d.l1 = polymac_v_add(d.l1, polymac_v_mul(x, polymac_v_set1(x, k[i1 * stride])));
+    d.l2 = polymac_v_add(d.l2, polymac_v_mul(x, polymac_v_set1(x, k[i2 * stride])));
+    polymac_v_keep(d);
+    return d;
+}
+
+/* d + h k (d zero: h k), in the order of round above. */
+POLYMAC_R26V_INLINE POLYMAC_R26V
+POLYMAC_R26V_FN(muladd)(POLYMAC_R26V d, POLYMAC_R26V h, const uint64_t *k, size_t stride)
+{
+    d = POLYMAC_R26V_FN(round)(d, h.l2, k, stride, 7, 8, 0, 1, 2);
+    d = POLYMAC_R26V_FN(round)(d, h.l0, k, stride, 0, 1, 2, 3, 4);
+    d = POLYMAC_R26V_FN(round)(d, h.l1, k, stride, 8, 0, 1, 2, 3);
+    d = POLYMAC_R26V_FN(round)(d, h.l3, k, stride, 6, 7, 8, 0, 1);
+    return POLYMAC_R26V_FN(round)(d, h.l4, k, stride, 5, 6, 7, 8, 0);
+}
+
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mulmem)(POLYMAC_R26V h, const uint64_t *k,
+                                                         size_t stride)
+{
+    const POLYMAC_R26V_VEC z = polymac_v_set1(h.l0, 0);
+    const POLYMAC_R26V d = {z, z, z, z, z};
+    return POLYMAC_R26V_FN(muladd)(d, h, k, stride);
+}
+
+/* One group of blocks, one per lane: two loads, their 64-bit halves
+ * unpacked (which leaves the lanes in the order 0, N/2, 1, N/2 + 1, ...
+ * that the tables follow), split into five 26-bit limbs, plus hib in the
+ * top limb (2^24, or 0 for the padded last block). */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(split)(POLYMAC_R26V_VEC a, POLYMAC_R26V_VEC b,
+                                                        POLYMAC_R26V_VEC hib)
+{
+    const POLYMAC_R26V_VEC mask = polymac_v_set1(a, POLYMAC_R26VEC_MASK);
+    const POLYMAC_R26V_VEC lo = polymac_v_unpacklo(a, b), hi = polymac_v_unpackhi(a, b);
+    POLYMAC_R26V m = {
+        polymac_v_and(lo, mask),
+        polymac_v_and(polymac_v_srli(lo, 26), mask),
+        polymac_v_and(polymac_v_or(polymac_v_srli(lo, 52), polymac_v_slli(hi, 12)), mask),
+        polymac_v_and(polymac_v_srli(hi, 14), mask),
+        polymac_v_or(polymac_v_srli(hi, 40), hib),
+    };
+    return m;
+}
+
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(group)(const uint8_t *in, POLYMAC_R26V_VEC hib)
+{
+    return POLYMAC_R26V_FN(split)(polymac_v_loadu(hib, in),
+                                  polymac_v_loadu(hib, in + sizeof hib), hib);
+}
+
+/*
+ * Two groups per carry chain: h = (h k + m) k + m' computed as m k + h k2
+ * + m' (k2 = k^2, nine words), both products summed into the same five
+ * sums and one carry chain for the two.  Bounds: m k below 2^56.7 (m's
+ * limbs below 2^26) and h k2 below 2^57.8, the sum below 2^59: the chain
+ * leaves limbs below 2^26 + 2^10, and h + m' stays below 2^27.1.
+ */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(two)(POLYMAC_R26V h, const uint8_t *in,
+                                                      POLYMAC_R26V_VEC hib, const uint64_t *k,
+                                                      const uint64_t *k2)
+{
+    POLYMAC_R26V d = POLYMAC_R26V_FN(mulmem)(POLYMAC_R26V_FN(group)(in, hib), k,
+                                             POLYMAC_R26V_LANES);
+    h = POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(muladd)(d, h, k2, 1));
+    return POLYMAC_R26V_FN(add)(h, POLYMAC_R26V_FN(group)(in + 2 * sizeof hib, hib));
+}
+
+/* One group per step: h = h k + m, the product's limbs broadcast from k
+ * (mulmem) or in registers (mul, with r and its fives s).  The next
+ * group is loaded after the product, not before: loaded first, its limbs
+ * stay live across the product and GCC spills. */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(step)(POLYMAC_R26V d, const uint8_t *in,
+                                                       POLYMAC_R26V_VEC hib)
+{
+    d = POLYMAC_R26V_FN(carry)(d);
+    return POLYMAC_R26V_FN(add)(d, POLYMAC_R26V_FN(group)(in, hib));
+}
+
+/* Five rows of n-lane table (row i: limb i of each lane). */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(load)(const uint64_t *rows)
+{
+#define POLYMAC_R26V_ROW(i) polymac_v_loadu((POLYMAC_R26V_VEC){0}, rows + (i) * POLYMAC_R26V_LANES)
+    POLYMAC_R26V x = {POLYMAC_R26V_ROW(0), POLYMAC_R26V_ROW(1), POLYMAC_R26V_ROW(2),
+                      POLYMAC_R26V_ROW(3), POLYMAC_R26V_ROW(4)};
+#undef POLYMAC_R26V_ROW
+    return x;
+}
+
+POLYMAC_R26V_INLINE void POLYMAC_R26V_FN(store)(uint64_t *rows, POLYMAC_R26V x)
+{
+    const unsigned n = POLYMAC_R26V_LANES;
+    polymac_v_storeu(rows, x.l0);
+    polymac_v_storeu(rows + n, x.l1);
+    polymac_v_storeu(rows + 2 * n, x.l2);
+    polymac_v_storeu(rows + 3 * n, x.l3);
+    polymac_v_storeu(rows + 4 * n, x.l4);
+}
+
+/* A table of powers (r26vec.h): the limbs p, then their fives. */
+POLYMAC_R26V_INLINE void POLYMAC_R26V_FN(store_power)(uint64_t *table, POLYMAC_R26V p)
+{
+    const unsigned n = POLYMAC_R26V_LANES;
+    POLYMAC_R26V_FN(store)(table, p);
+    polymac_v_storeu(table + 5 * n, POLYMAC_R26V_FN(five)(p.l1));
+    polymac_v_storeu(table + 6 * n, POLYMAC_R26V_FN(five)(p.l2));
+    polymac_v_storeu(table + 7 * n, POLYMAC_R26V_FN(five)(p.l3));
+    polymac_v_storeu(table + 8 * n, POLYMAC_R26V_FN(five)(p.l4));
+}
+
+/* The last step of a message's lanes: h times each lane's own power from
+ * the table, the lanes summed and carried into h26. */
+POLYMAC_R26V_INLINE void POLYMAC_R26V_FN(last)(uint64_t h26[5], const uint64_t *table,
+                                               POLYMAC_R26V h)
+{
+    /* rows 4..8: s.l1..s.l4 are the fives */
+    const POLYMAC_R26V d = POLYMAC_R26V_FN(mul)(h, POLYMAC_R26V_FN(load)(table),
+                                                POLYMAC_R26V_FN(load)(table + 4 * POLYMAC_R26V_LANES));
+    const uint64_t t[5] = {polymac_v_hsum(d.l0), polymac_v_hsum(d.l1), polymac_v_hsum(d.l2),
+                           polymac_v_hsum(d.l3), polymac_v_hsum(d.l4)};
+    polymac_r26vec_carry_out(h26, t);
+}
+
+#undef POLYMAC_R26V_LANES
+#undef POLYMAC_R26V_INLINE
