@@ -35,18 +35,16 @@
  * 0) and is multiplied by r^k, which lines it up with the full groups that
  * follow; a call of fewer than 16 blocks multiplies lane j by r^(n - j).
  *
- * Between calls h lives in radix 2^64 (struct polymac_r64), where short
- * calls run the scalar code of r64.h unchanged, except in a streamed
- * message: from its second vector call on, the sixteen lane accumulators
- * stay in the state unmerged (IFMA_LANES), so that a call of a stream
- * costs what the same blocks cost inside one long message.  Merging on
- * every call (the lane products, a horizontal sum and two radix
- * conversions, all on the serial chain from one call to the next) cost
- * about 50 TSC cycles a call, a quarter of a 1 KiB call.  Short calls
- * of a stream (fewer than IFMA_MIN_BLOCKS_LANES blocks) then run the
- * scalar code on a pending part beside the lanes (ifma_short).  The flags
- * that say where h lives are only ever tested to choose a path, and the
- * count they hold is masked before it picks a power.
+ * Between calls h lives in radix 2^64 (the skeleton's struct polymac_simd,
+ * simd/skeleton.h), where short calls run the scalar code of r64.h
+ * unchanged, except in a streamed message: from its second vector call
+ * on, the sixteen lane accumulators stay in the state unmerged (the
+ * skeleton's vec = 1: the lanes are IFMA's vector form of h), so that a
+ * call of a stream costs what the same blocks cost inside one long
+ * message, without a merge (lane products, a horizontal sum and two radix
+ * conversions) on the serial chain from one call to the next.  Short
+ * calls of a stream (fewer than IFMA_MIN_BLOCKS_LANES blocks) then run
+ * the scalar code on a pending part beside the lanes (ifma_short).
  *
  * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
  * messages and h; checked by propagating upper bounds through every
@@ -78,74 +76,66 @@
 #define IFMA_M42 0x3ffffffffffULL
 
 /*
- * Break-even, in blocks, between the scalar radix-2^64 loop and the vector
- * path.  COLD: the first vector call for a key, which also computes
- * r^1..r^16 (about 100 cycles).  WARM: the powers exist (a later call of a
- * streamed message, or the final padded block).  Measured on Intel
- * Emerald Rapids as docs/tuning.md describes (polymac_auth per kernel).
+ * The break-evens, in blocks per call, between the scalar radix-2^64 code
+ * and the vector path (simd/skeleton.h).  Each is overridable with -D;
+ * the numbers come from tools/tune on Intel Emerald Rapids (history:
+ * docs/tuning.md).
  */
+/* COLD: the first vector call for a key, which also computes r^1..r^16;
+ * the blocks the scalar code took earlier in the message count. */
 #ifndef IFMA_MIN_BLOCKS_COLD
 #define IFMA_MIN_BLOCKS_COLD 23
 #endif
-/* Warm calls make the lanes live (the merge moves into emit); two builds
- * with the threshold forced, Intel Emerald Rapids, docs/tuning.md. */
+/* WARM: the powers exist and the lanes are not live (a warm call makes
+ * them live, and the merge moves into emit). */
 #ifndef IFMA_MIN_BLOCKS_WARM
 #define IFMA_MIN_BLOCKS_WARM 3
 #endif
-/* LANES: the same while the lanes are live (a stream after its first
- * vector call), ifma_absorb against ifma_short; two builds with the
- * threshold forced, Intel Emerald Rapids, docs/tuning.md. */
+/* LANES: the lanes are live (a stream after its first vector call):
+ * ifma_absorb from here, ifma_short below. */
 #ifndef IFMA_MIN_BLOCKS_LANES
 #define IFMA_MIN_BLOCKS_LANES 3
 #endif
 /* ifma_short keeps t + n below 16 for its n < IFMA_MIN_BLOCKS_LANES */
 _Static_assert(IFMA_MIN_BLOCKS_LANES >= 1 && IFMA_MIN_BLOCKS_LANES <= 16, "short calls fit t");
 
-/* flags: which parts of the state below are in use.  Only ever tested
- * bit by bit to choose a path: a forged value can make a wrong tag, never
- * an address or a trip count. */
-#define IFMA_POWERS 1u          /* pw holds the powers of r */
-#define IFMA_LANES 2u           /* h lives in the lanes v (and s, IFMA_HS) */
-#define IFMA_HS 4u              /* with IFMA_LANES: s holds a pending part */
-/* with IFMA_LANES: h = (lanes) r^t + (s if IFMA_HS), t in bits 4..7, read
- * masked, so a forged t still picks one of the stored powers */
-#define IFMA_T_SHIFT 4
-#define IFMA_T_MASK (15u << IFMA_T_SHIFT)
-/* before IFMA_POWERS: the blocks the scalar code has taken so far, in
- * bits 8 and up (see polymac_blocks_x86_avx512ifma) */
-#define IFMA_SEEN_SHIFT 8
-
 struct ifma_state {
-    struct polymac_r64 s;       /* r, and h while the lanes are not live */
-    uint64_t flags;             /* IFMA_POWERS | IFMA_LANES | IFMA_HS | t | seen */
-    /* s1 and s2 of r^16 (pw holds r limbs only), so that a streamed call
-     * loads the main loop's factor with five broadcasts and spends no
-     * IFMA, the port that bounds the loop, on it; they also make pw start
-     * 64 bytes in, for whole-line loads */
-    uint64_t s16[2];
+    /* r; h while sm.vec != 1; whether the powers exist (level 1: pw and
+     * s16 hold r^1..r^16); the blocks seen before them */
+    struct polymac_simd sm;
+    /* with sm.vec == 1, the lanes live: h = V r^t + (sm.sc's h if
+     * pend == 1), V the lanes in v.  Only compared, and t is read masked,
+     * so a forged value picks one of the stored powers. */
+    uint32_t pend, t;
     /* pw[set][v][lane]: limbs v = r0, r1, r2 of r^(16 - lane) (set A, 0)
      * and of r^(8 - lane) (set B, 1): the power by which the block in that
      * lane of the last group is multiplied.  s1 = 20 r1 and s2 = 20 r2 are
      * recomputed on load (two IFMAs off the critical path), which leaves
-     * room for the lanes. */
+     * room for the lanes.  64 bytes in: whole-line loads. */
     uint64_t pw[2][3][8];
     /* v[set][limb][lane]: the sixteen lane accumulators of a streamed
-     * message, kept unmerged between calls (IFMA_LANES): h is then
-     * sum over lanes of v times that lane's power in pw.  Merging on every
-     * call (multiply by the powers, sum the lanes, convert to radix 2^64
-     * and back on the next call) put about 50 TSC cycles of serial
-     * latency on every call of a stream: a quarter of a 1 KiB call. */
+     * message, kept unmerged between calls: h is then the sum over lanes
+     * of v times that lane's power in pw (times r^t, plus the pending
+     * part). */
     uint64_t v[2][3][8];
+    /* s1 and s2 of r^16 (pw holds r limbs only), so that a streamed call
+     * loads the main loop's factor with five broadcasts and spends no
+     * IFMA, the port that bounds the loop, on it */
+    uint64_t s16[2];
 };
 
 _Static_assert(sizeof(struct ifma_state) <= POLYMAC_KS_BYTES, "state fits");
+_Static_assert(offsetof(struct ifma_state, pw) % 64 == 0, "pw on a line");
+
+/* The power level of the skeleton: the tables of r^1..r^16 exist. */
+#define IFMA_LEVEL 1u
 
 /* The depth of dead stack ifma_vector leaves, zeroed after it (burn.h):
- * 40 bytes of pushes, up to 48 of realignment, a 264-byte frame and 120
+ * 40 bytes of pushes, up to 48 of realignment, a 328-byte frame and 120
  * bytes of red zone (GCC 12), rounded up to whole vectors.  The other
  * functions spill no key-derived vector (test_stack). */
 #ifndef IFMA_VECTOR_STACK
-#define IFMA_VECTOR_STACK 512
+#define IFMA_VECTOR_STACK 576
 #endif
 
 #define IFMA_INLINE static inline __attribute__((always_inline))
@@ -165,9 +155,9 @@ struct ifma_h {
  * product that starts a sum needs a zeroed register.  From one shared zero
  * register GCC copies each accumulator with vmovdqa64 (six copies a set
  * per group in ifma_mulred); a zeroing idiom per accumulator, which the
- * renamer handles without a port, measured faster (figures in
- * docs/tuning.md).  volatile: identical statements must
- * not be merged back into one register.
+ * renamer handles without a port, measured faster (docs/tuning.md).
+ * volatile: identical statements must not be merged back into one
+ * register.
  */
 IFMA_INLINE __m512i ifma_zero(void)
 {
@@ -217,26 +207,72 @@ IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
 }
 
 /*
- * The six column sums of a product (low halves l_i at 2^(44 i), high
- * halves g_i worth (g_i << 8) 2^(44 (i + 1))) carried with the shifts by
- * 8 and 10 and the multiplication by 5 as IFMAs: ifma_mulred's chain.
- * Sequential carries d0 -> d1 ->
- * d2 -> (times 5) d0 -> d1; g2, at 2^140, is worth (g2 << 10) 2^130.
+ * The six column sums of a product: the low halves l_i at 2^(44 i) and the
+ * high halves g_i, worth (g_i << 8) 2^(44 (i + 1)).
  */
-IFMA_INLINE struct ifma_h ifma_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
-                                     __m512i g1, __m512i g2)
+struct ifma_acc {
+    __m512i l0, l1, l2, g0, g1, g2;
+};
+
+/* Sums that start at e (a message, or 0) in the low halves and at 0 in
+ * the high ones. */
+IFMA_INLINE struct ifma_acc ifma_acc_start(struct ifma_h e)
+{
+    struct ifma_acc a = { e.h0, e.h1, e.h2, ifma_zero(), ifma_zero(), ifma_zero() };
+    return a;
+}
+
+IFMA_INLINE struct ifma_acc ifma_acc_zero(void)
+{
+    struct ifma_acc a = { ifma_zero(), ifma_zero(), ifma_zero(),
+                          ifma_zero(), ifma_zero(), ifma_zero() };
+    return a;
+}
+
+/* x0 y0, x1 y1 and x2 y2 into columns 0, 1 and 2. */
+IFMA_INLINE struct ifma_acc ifma_madd3(struct ifma_acc a, __m512i x0, __m512i y0,
+                                       __m512i x1, __m512i y1, __m512i x2, __m512i y2)
+{
+    a.l0 = _mm512_madd52lo_epu64(a.l0, x0, y0);
+    a.g0 = _mm512_madd52hi_epu64(a.g0, x0, y0);
+    a.l1 = _mm512_madd52lo_epu64(a.l1, x1, y1);
+    a.g1 = _mm512_madd52hi_epu64(a.g1, x1, y1);
+    a.l2 = _mm512_madd52lo_epu64(a.l2, x2, y2);
+    a.g2 = _mm512_madd52hi_epu64(a.g2, x2, y2);
+    return a;
+}
+
+/*
+ * h p added to the sums: d0 = h0 r0 + h1 s2 + h2 s1, d1 = h0 r1 + h1 r0 +
+ * h2 s2, d2 = h0 r2 + h1 r1 + h2 r0.  Each limb's products chain through
+ * one accumulator, those of h2 first and those of h1 last, in the order in
+ * which the carry chain that made h settles them.
+ */
+IFMA_INLINE struct ifma_acc ifma_prod(struct ifma_acc a, struct ifma_h h, struct ifma_pow p)
+{
+    a = ifma_madd3(a, h.h2, p.s1, h.h2, p.s2, h.h2, p.r0);
+    a = ifma_madd3(a, h.h0, p.r0, h.h0, p.r1, h.h0, p.r2);
+    return ifma_madd3(a, h.h1, p.s2, h.h1, p.r0, h.h1, p.r1);
+}
+
+/*
+ * The sums carried with the shifts by 8 and 10 and the multiplication by 5
+ * as IFMAs: ifma_mulred's chain.  Sequential carries d0 -> d1 -> d2 ->
+ * (times 5) d0 -> d1; g2, at 2^140, is worth (g2 << 10) 2^130.
+ */
+IFMA_INLINE struct ifma_h ifma_carry(struct ifma_acc a)
 {
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     struct ifma_h o;
-    l1 = _mm512_madd52lo_epu64(l1, g0, ifma_bcastk(&ifma_k.sh8));
-    l2 = _mm512_madd52lo_epu64(l2, g1, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(l0, m44);
-    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
+    __m512i l1 = _mm512_madd52lo_epu64(a.l1, a.g0, ifma_bcastk(&ifma_k.sh8));
+    __m512i l2 = _mm512_madd52lo_epu64(a.l2, a.g1, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(a.l0, m44);
+    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(a.l0, 44));
     o.h1 = _mm512_and_si512(l1, m44);
     l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
     o.h2 = _mm512_and_si512(l2, m42);
-    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), g2,
+    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), a.g2,
                                       ifma_bcastk(&ifma_k.sh10));
     /* bits 130 and up: c 2^130 == 5 c */
     o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
@@ -253,39 +289,15 @@ IFMA_INLINE struct ifma_h ifma_carry(__m512i l0, __m512i l1, __m512i l2, __m512i
  * starts the low accumulators, so absorbing a message costs no add.
  *
  * Two independent sets keep the multiplier busy here, so the count of
- * instructions decides: each limb's products chain through one
- * accumulator, and the shifts by 8 and 10 and the multiplication by 5 of
- * the carries are IFMAs too (exact: every factor is below 2^49 and every
- * product below 2^52), one instruction instead of two or three for the
- * ALU ports that also split the messages.  The products of h2 come first
- * and those of h1 last, in the order in which the previous carry chain
- * settles them.
+ * instructions decides: the shifts by 8 and 10 and the multiplication by 5
+ * of the carries are IFMAs too (exact: every factor is below 2^49 and
+ * every product below 2^52), one instruction instead of two or three for
+ * the ALU ports that also split the messages.
  */
 IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
                                       struct ifma_h e)
 {
-    __m512i l0 = _mm512_madd52lo_epu64(e.h0, h.h2, p.s1);
-    __m512i g0 = _mm512_madd52hi_epu64(ifma_zero(), h.h2, p.s1);
-    __m512i l1 = _mm512_madd52lo_epu64(e.h1, h.h2, p.s2);
-    __m512i g1 = _mm512_madd52hi_epu64(ifma_zero(), h.h2, p.s2);
-    __m512i l2 = _mm512_madd52lo_epu64(e.h2, h.h2, p.r0);
-    __m512i g2 = _mm512_madd52hi_epu64(ifma_zero(), h.h2, p.r0);
-
-    l0 = _mm512_madd52lo_epu64(l0, h.h0, p.r0);
-    g0 = _mm512_madd52hi_epu64(g0, h.h0, p.r0);
-    l1 = _mm512_madd52lo_epu64(l1, h.h0, p.r1);
-    g1 = _mm512_madd52hi_epu64(g1, h.h0, p.r1);
-    l2 = _mm512_madd52lo_epu64(l2, h.h0, p.r2);
-    g2 = _mm512_madd52hi_epu64(g2, h.h0, p.r2);
-
-    l0 = _mm512_madd52lo_epu64(l0, h.h1, p.s2);
-    g0 = _mm512_madd52hi_epu64(g0, h.h1, p.s2);
-    l1 = _mm512_madd52lo_epu64(l1, h.h1, p.r0);
-    g1 = _mm512_madd52hi_epu64(g1, h.h1, p.r0);
-    l2 = _mm512_madd52lo_epu64(l2, h.h1, p.r1);
-    g2 = _mm512_madd52hi_epu64(g2, h.h1, p.r1);
-
-    return ifma_carry(l0, l1, l2, g0, g1, g2);
+    return ifma_carry(ifma_prod(ifma_acc_start(e), h, p));
 }
 
 /*
@@ -296,21 +308,20 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
  * (ifma_mulpow) and the batch lanes.  Same values as ifma_carry; the
  * bounds are those of ifma_mulred (tools/bounds.c).
  */
-IFMA_INLINE struct ifma_h ifma_shift_carry(__m512i l0, __m512i l1, __m512i l2, __m512i g0,
-                                           __m512i g1, __m512i g2)
+IFMA_INLINE struct ifma_h ifma_shift_carry(struct ifma_acc a)
 {
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     struct ifma_h o;
-    l1 = _mm512_add_epi64(l1, _mm512_add_epi64(_mm512_slli_epi64(g0, 8),
-                                               _mm512_srli_epi64(l0, 44)));
-    o.h0 = _mm512_and_si512(l0, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_slli_epi64(g1, 8));
+    __m512i l1 = _mm512_add_epi64(a.l1, _mm512_add_epi64(_mm512_slli_epi64(a.g0, 8),
+                                                         _mm512_srli_epi64(a.l0, 44)));
+    o.h0 = _mm512_and_si512(a.l0, m44);
+    __m512i l2 = _mm512_add_epi64(a.l2, _mm512_slli_epi64(a.g1, 8));
     o.h1 = _mm512_and_si512(l1, m44);
     l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
     o.h2 = _mm512_and_si512(l2, m42);
     /* bits 130 and up: c 2^130 == 5 c */
-    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(g2, 10), _mm512_srli_epi64(l2, 42));
+    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(a.g2, 10), _mm512_srli_epi64(l2, 42));
     o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
     o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
     o.h0 = _mm512_and_si512(o.h0, m44);
@@ -321,28 +332,17 @@ IFMA_INLINE struct ifma_h ifma_shift_carry(__m512i l0, __m512i l1, __m512i l2, _
  * Returns x y mod p per lane for the powers of r: the same arithmetic as
  * ifma_mulred, scheduled for a chain of four dependent products.  Spelling
  * out every product and carry in parallel made the chain slower, not
- * faster (125 cycles for the four, about what their instructions need on
- * the ports), so instructions, shifts above all (one port runs them), are
+ * faster, so instructions, shifts above all (one port runs them), are
  * what this schedule saves: the factors 20 go on x (ready before y, a
  * permutation of x) as IFMAs, each limb's products chain through one
- * accumulator, and the carries are sequential, with 1-cycle shifts and adds
- * where they lie on the chain (90 cycles of instructions, 115 of latency,
- * measured).  With x, y below 2^45 per limb the bounds of ifma_mulred hold;
- * the result is carried to limbs below 2^44, 2^44 + 2^5, 2^42.
+ * accumulator, and the carries are sequential, with 1-cycle shifts and
+ * adds where they lie on the chain.  With x, y below 2^45 per limb the
+ * bounds of ifma_mulred hold; the result is carried to limbs below 2^44,
+ * 2^44 + 2^5, 2^42.
  */
 IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
 {
-    const __m512i u1 = ifma_times20(x.h1), u2 = ifma_times20(x.h2);
-
-#define IFMA_SUM3(f, a0, b0, a1, b1, a2, b2) f(f(f(ifma_zero(), a0, b0), a1, b1), a2, b2)
-    __m512i l0 = IFMA_SUM3(_mm512_madd52lo_epu64, u2, y.h1, x.h0, y.h0, u1, y.h2);
-    __m512i g0 = IFMA_SUM3(_mm512_madd52hi_epu64, u2, y.h1, x.h0, y.h0, u1, y.h2);
-    __m512i l1 = IFMA_SUM3(_mm512_madd52lo_epu64, u2, y.h2, x.h0, y.h1, x.h1, y.h0);
-    __m512i g1 = IFMA_SUM3(_mm512_madd52hi_epu64, u2, y.h2, x.h0, y.h1, x.h1, y.h0);
-    __m512i l2 = IFMA_SUM3(_mm512_madd52lo_epu64, x.h2, y.h0, x.h0, y.h2, x.h1, y.h1);
-    __m512i g2 = IFMA_SUM3(_mm512_madd52hi_epu64, x.h2, y.h0, x.h0, y.h2, x.h1, y.h1);
-#undef IFMA_SUM3
-    return ifma_shift_carry(l0, l1, l2, g0, g1, g2);
+    return ifma_shift_carry(ifma_prod(ifma_acc_zero(), y, ifma_mkpow(x.h0, x.h1, x.h2)));
 }
 
 /*
@@ -357,34 +357,22 @@ IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
 IFMA_INLINE void ifma_final(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
                             struct ifma_pow q, const int two, uint64_t l[3])
 {
-#define IFMA_PROD(f, x, y, i0, j0, i1, j1, i2, j2)                            \
-    f(f(f(ifma_zero(), x.i0, y.j0), x.i1, y.j1), x.i2, y.j2)
-#define IFMA_LIMBS(f, x, y, d0, d1, d2)                                       \
-    d0 = IFMA_PROD(f, x, y, h2, s1, h0, r0, h1, s2);                          \
-    d1 = IFMA_PROD(f, x, y, h2, s2, h0, r1, h1, r0);                          \
-    d2 = IFMA_PROD(f, x, y, h2, r0, h0, r2, h1, r1)
-    __m512i l0, l1, l2, g0, g1, g2;
-    IFMA_LIMBS(_mm512_madd52lo_epu64, a, p, l0, l1, l2);
-    IFMA_LIMBS(_mm512_madd52hi_epu64, a, p, g0, g1, g2);
+    struct ifma_acc x = ifma_prod(ifma_acc_zero(), a, p);
     if (two) {
-        __m512i m0, m1, m2, n0, n1, n2;
-        IFMA_LIMBS(_mm512_madd52lo_epu64, b, q, m0, m1, m2);
-        IFMA_LIMBS(_mm512_madd52hi_epu64, b, q, n0, n1, n2);
-        l0 = _mm512_add_epi64(l0, m0);
-        l1 = _mm512_add_epi64(l1, m1);
-        l2 = _mm512_add_epi64(l2, m2);
-        g0 = _mm512_add_epi64(g0, n0);
-        g1 = _mm512_add_epi64(g1, n1);
-        g2 = _mm512_add_epi64(g2, n2);
+        const struct ifma_acc y = ifma_prod(ifma_acc_zero(), b, q);
+        x.l0 = _mm512_add_epi64(x.l0, y.l0);
+        x.l1 = _mm512_add_epi64(x.l1, y.l1);
+        x.l2 = _mm512_add_epi64(x.l2, y.l2);
+        x.g0 = _mm512_add_epi64(x.g0, y.g0);
+        x.g1 = _mm512_add_epi64(x.g1, y.g1);
+        x.g2 = _mm512_add_epi64(x.g2, y.g2);
     }
-#undef IFMA_LIMBS
-#undef IFMA_PROD
-    const uint64_t sg0 = (uint64_t)_mm512_reduce_add_epi64(g0);
-    const uint64_t sg1 = (uint64_t)_mm512_reduce_add_epi64(g1);
-    const uint64_t sg2 = (uint64_t)_mm512_reduce_add_epi64(g2);
-    l[0] = (uint64_t)_mm512_reduce_add_epi64(l0) + 5 * (sg2 << 10);
-    l[1] = (uint64_t)_mm512_reduce_add_epi64(l1) + (sg0 << 8);
-    l[2] = (uint64_t)_mm512_reduce_add_epi64(l2) + (sg1 << 8);
+    const uint64_t sg0 = (uint64_t)_mm512_reduce_add_epi64(x.g0);
+    const uint64_t sg1 = (uint64_t)_mm512_reduce_add_epi64(x.g1);
+    const uint64_t sg2 = (uint64_t)_mm512_reduce_add_epi64(x.g2);
+    l[0] = (uint64_t)_mm512_reduce_add_epi64(x.l0) + 5 * (sg2 << 10);
+    l[1] = (uint64_t)_mm512_reduce_add_epi64(x.l1) + (sg0 << 8);
+    l[2] = (uint64_t)_mm512_reduce_add_epi64(x.l2) + (sg1 << 8);
 }
 
 IFMA_INLINE struct ifma_h ifma_add(struct ifma_h a, struct ifma_h b)
@@ -616,7 +604,7 @@ IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct if
 IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
                              struct ifma_pow *pb, struct ifma_pow *p16)
 {
-    const uint64_t lo = st->s.r0, hi = st->s.r1;
+    const uint64_t lo = st->sm.sc.r0, hi = st->sm.sc.r1;
     const __m512i one = _mm512_set1_epi64(1);
     const struct ifma_h r = {
         _mm512_set1_epi64((long long)(lo & IFMA_M44)),
@@ -671,12 +659,24 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
                      _mm512_permutexvar_epi64(rev, y.h2));
     ifma_storepow(st->pw[0], pa);
     ifma_storepow(st->pw[1], pb);
-    st->flags |= IFMA_POWERS;
+    st->sm.powers = IFMA_LEVEL;
+}
+
+/* l (limbs of radix 2^44) in lane 0, the other lanes 0. */
+IFMA_INLINE struct ifma_h ifma_lane0(const uint64_t l[3])
+{
+    const struct ifma_h x = {
+        _mm512_maskz_set1_epi64(1, (long long)l[0]),
+        _mm512_maskz_set1_epi64(1, (long long)l[1]),
+        _mm512_maskz_set1_epi64(1, (long long)l[2]),
+    };
+    return x;
 }
 
 /*
  * The vector path while h is in radix 2^64 (the lanes are not live),
- * n = nblocks = 16 G + k blocks.  h from radix 2^64 joins the lane of the
+ * n = nblocks = 16 G + k blocks: the skeleton's polymac_simd_blocks calls
+ * it from the break-even on.  h from radix 2^64 joins the lane of the
  * first block.
  *
  * The first vector call for a key (cold: it computes the powers, which it
@@ -692,30 +692,30 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
  *          by r^16..r^1.
  * That is the one-shot path (init, one call, emit): keeping its lanes
  * would only move the same sum into emit, behind a store and reload of
- * the lanes and the powers (4-6% slower at 256 to 512 bytes, measured).
+ * the lanes and the powers (measured slower at 256 to 512 bytes).  For
+ * the same reason it is not the skeleton's polymac_simd_vector (powers
+ * made and stored, then the loop reloading them).
  *
- * A later call (warm: a streamed message) makes the lanes live instead:
- * the k leading blocks sit in the top k lanes (ifma_load_top), V = V r^16
- * + M for each full group, and V stays in st->v, unmerged, for
- * ifma_absorb and ifma_short to carry on from; emit merges it.
+ * A later call (warm: a streamed message) makes the lanes live instead
+ * (sm.vec = 1): the k leading blocks sit in the top k lanes
+ * (ifma_load_top), V = V r^16 + M for each full group, and V stays in
+ * st->v, unmerged, for ifma_absorb and ifma_short to carry on from; emit
+ * merges it.
  */
-__attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const uint8_t *in,
-                        size_t nblocks, uint32_t hibit)
+__attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
+                                                  size_t nblocks, uint32_t hibit)
 {
+    struct ifma_state *st = ks;
     const __m512i hb = ifma_hibit(hibit);
     const size_t k = nblocks % 16, groups = nblocks / 16;
     struct ifma_pow pa, pb, p16;
     uint64_t l[3];
 
-    polymac_r64_to_r44(&st->s, l);
-    struct ifma_h a = {
-        _mm512_maskz_set1_epi64(1, (long long)l[0]),
-        _mm512_maskz_set1_epi64(1, (long long)l[1]),
-        _mm512_maskz_set1_epi64(1, (long long)l[2]),
-    };
+    polymac_r64_to_r44(&st->sm.sc, l);
+    struct ifma_h a = ifma_lane0(l);
     struct ifma_h b;
 
-    if (st->flags & IFMA_POWERS) {
+    if (st->sm.powers >= IFMA_LEVEL) {
         /* r^16 for the loop: five broadcast loads */
         p16 = ifma_p16mem(st);
         size_t loop = groups;
@@ -731,7 +731,9 @@ __attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const u
         ifma_groups(&a, &b, &p16, in, loop, hb);
         ifma_storelanes(st, 0, a);
         ifma_storelanes(st, 1, b);
-        st->flags = (st->flags & ~(uint64_t)(IFMA_HS | IFMA_T_MASK)) | IFMA_LANES;
+        st->sm.vec = 1;
+        st->pend = 0;
+        st->t = 0;
         return;
     }
 
@@ -766,27 +768,26 @@ __attribute__((noinline)) static void ifma_vector(struct ifma_state *st, const u
         ifma_groups(&a, &b, &p16, in, groups - 1, hb);
         ifma_final(a, pa, b, pb, 1, l);
     }
-    polymac_r64_from_r44(&st->s, l);
+    polymac_r64_from_r44(&st->sm.sc, l);
 }
 
-static unsigned ifma_t(uint64_t flags)
+/* The lanes' extra factor r^t, masked: a forged t picks a stored power. */
+static unsigned ifma_t(const struct ifma_state *st)
 {
-    return (unsigned)(flags & IFMA_T_MASK) >> IFMA_T_SHIFT;
+    return st->t & 15;
 }
 
-/* The pending scalar part s.h (IFMA_HS) in lane 0, radix 2^44; zero
+/* The pending scalar part (pend == 1) in lane 0, radix 2^44; zero
  * without it. */
-IFMA_INLINE struct ifma_h ifma_pending(const struct ifma_state *st, uint64_t flags)
+IFMA_INLINE struct ifma_h ifma_pending(const struct ifma_state *st)
 {
-    const __m512i z = _mm512_setzero_si512();
-    struct ifma_h x = {z, z, z};
-    if (flags & IFMA_HS) {
+    if (st->pend == 1) {
         uint64_t l[3];
-        polymac_r64_to_r44(&st->s, l);
-        x.h0 = _mm512_maskz_set1_epi64(1, (long long)l[0]);
-        x.h1 = _mm512_maskz_set1_epi64(1, (long long)l[1]);
-        x.h2 = _mm512_maskz_set1_epi64(1, (long long)l[2]);
+        polymac_r64_to_r44(&st->sm.sc, l);
+        return ifma_lane0(l);
     }
+    const __m512i z = _mm512_setzero_si512();
+    const struct ifma_h x = {z, z, z};
     return x;
 }
 
@@ -817,11 +818,10 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
 {
     const __m512i hb = ifma_hibit(hibit);
     const size_t k = nblocks % 16, groups = nblocks / 16;
-    const uint64_t flags = st->flags;
-    const unsigned t = ifma_t(flags);
+    const unsigned t = ifma_t(st);
     struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
-    struct ifma_h x = ifma_pending(st, flags);
-    int x_live = (flags & IFMA_HS) != 0;
+    struct ifma_h x = ifma_pending(st);
+    int x_live = st->pend == 1;
     unsigned pre = t + (unsigned)k;
 
     if (t > 0 && (k == 0 || pre > 16)) {
@@ -854,12 +854,13 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
     }
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
-    st->flags = flags & ~(uint64_t)(IFMA_HS | IFMA_T_MASK);
+    st->pend = 0;
+    st->t = 0;
 }
 
 /*
  * The usual call of a stream, split off ifma_absorb: the lanes are live,
- * nothing is pending (t = 0, no IFMA_HS) and the call is whole groups.
+ * nothing is pending (t = 0, pend = 0) and the call is whole groups.
  * Only the loop and the loads and stores of V remain, in a function that
  * needs no stack frame (measured faster: docs/tuning.md).
  */
@@ -877,22 +878,20 @@ __attribute__((noinline)) static void ifma_absorb_groups(struct ifma_state *st,
 
 /*
  * A short call while the lanes are live: the blocks go through the scalar
- * radix-2^64 code into the pending part s.h (h = V r^t + s.h, so s.h is
- * simply continued and t grows by n); the lanes are neither merged nor
- * multiplied.  Merging them for every short call (the usual pattern of
- * pieces that are not a multiple of 16 bytes: one block completed from
- * the front end's buffer, then the rest) cost about 45 TSC cycles a call,
- * a lane product for one block about 50.  t stays below 16: before it
- * would pass 15, V = V r^t (one product, every 12 or more blocks).
+ * radix-2^64 code into the pending part (h = V r^t + pending, so the
+ * pending part is simply continued and t grows by n); the lanes are
+ * neither merged nor multiplied, which costs less than a merge or a lane
+ * product for one block (docs/tuning.md, IFMA_MIN_BLOCKS_LANES).  t stays
+ * below 16: before it would pass 15, V = V r^t (one product, every 12 or
+ * more blocks).
  */
 __attribute__((noinline)) static void ifma_short(struct ifma_state *st, const uint8_t *in,
-                       size_t nblocks, uint32_t hibit)
+                                                 size_t nblocks, uint32_t hibit)
 {
-    uint64_t flags = st->flags;
-    unsigned t = ifma_t(flags);
-    if (!(flags & IFMA_HS)) {
-        st->s.h0 = st->s.h1 = st->s.h2 = 0;
-        flags |= IFMA_HS;
+    unsigned t = ifma_t(st);
+    if (st->pend != 1) {
+        st->sm.sc.h0 = st->sm.sc.h1 = st->sm.sc.h2 = 0;
+        st->pend = 1;
     }
     if (t + nblocks > 15) {
         struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
@@ -902,48 +901,85 @@ __attribute__((noinline)) static void ifma_short(struct ifma_state *st, const ui
         ifma_storelanes(st, 1, b);
         t = 0;
     }
-    polymac_r64_blocks(&st->s, in, nblocks, hibit);
-    t += (unsigned)nblocks;
-    st->flags = (flags & ~(uint64_t)IFMA_T_MASK) | ((uint64_t)t << IFMA_T_SHIFT);
+    polymac_r64_blocks(&st->sm.sc, in, nblocks, hibit);
+    st->t = t + (unsigned)nblocks;
 }
 
-/* h = V r^t + x: multiplies the live lanes by r^t and their powers, sums
- * them with x into radix 2^64 (h back in s) and leaves lane mode. */
-static void ifma_merge(struct ifma_state *st)
+/* The skeleton's to_r64: h = V r^t + x, the live lanes multiplied by r^t
+ * and their powers and summed with x into radix 2^64 (the skeleton then
+ * sets sm.vec = 0). */
+static void ifma_merge(void *ks)
 {
-    const uint64_t flags = st->flags;
-    const unsigned t = ifma_t(flags);
+    struct ifma_state *st = ks;
+    const unsigned t = ifma_t(st);
     const struct ifma_pow pa = ifma_loadpow(st, 0), pb = ifma_loadpow(st, 1);
     struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
     uint64_t l[3], x[3] = {0, 0, 0};
     if (t > 0)
         ifma_mulpow_lanes(st, t, &a, &b);
-    if (flags & IFMA_HS)
-        polymac_r64_to_r44(&st->s, x);
+    if (st->pend == 1)
+        polymac_r64_to_r44(&st->sm.sc, x);
     ifma_final(a, pa, b, pb, 1, l);
     /* limbs below 2^60 plus x below 2^44: within from_r44's 63 bits */
     l[0] += x[0];
     l[1] += x[1];
     l[2] += x[2];
-    polymac_r64_from_r44(&st->s, l);
-    st->flags = flags & ~(uint64_t)(IFMA_LANES | IFMA_HS | IFMA_T_MASK);
+    polymac_r64_from_r44(&st->sm.sc, l);
 }
+
+/* The skeleton's after: the dead frame of ifma_vector, zeroed at the
+ * depth of the call that ran it (inlined into blocks). */
+IFMA_INLINE void ifma_burn(void)
+{
+    polymac_x86_burn(IFMA_VECTOR_STACK);
+}
+
+/* The skeleton's wipe: n bytes (a multiple of 16, of the state), 64 at a
+ * time and then 16: with the powers made, vector stores cost a quarter of
+ * what memset takes here. */
+static void ifma_wipe(void *p, size_t n)
+{
+    uint8_t *q = p;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        _mm512_storeu_si512((void *)(q + i), _mm512_setzero_si512());
+    for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128((__m128i *)(q + i), _mm_setzero_si128());
+    __asm__ __volatile__("" : : "r"(q) : "memory");
+}
+_Static_assert(sizeof(struct ifma_state) % 16 == 0, "the wipe covers the state");
+
+static const struct polymac_simd_kernel ifma_kernel = {
+    .cold = IFMA_MIN_BLOCKS_COLD,
+    .warm = IFMA_MIN_BLOCKS_WARM,
+    .level = IFMA_LEVEL,
+    /* powers, to_vec and loop are for polymac_simd_vector, which IFMA
+     * does not use: ifma_vector is its whole vector path, and the live
+     * lanes have their own calls (polymac_blocks_x86_avx512ifma) */
+    .to_r64 = ifma_merge,
+    .after = ifma_burn,
+    .wipe = ifma_wipe,
+    /* the powers, the lanes and s16 exist only if a vector call ran: a
+     * short message does not pay for wiping them */
+    .small = offsetof(struct ifma_state, pw),
+    .state = sizeof(struct ifma_state),
+};
 
 static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
 {
-    struct ifma_state *st = ks;
-    polymac_r64_init(&st->s, r);
-    st->flags = 0;
+    polymac_simd_init(&((struct ifma_state *)ks)->sm, r);
 }
 
+/* The skeleton's blocks, and beside it the calls of live lanes: whole
+ * groups with nothing pending, ifma_absorb from IFMA_MIN_BLOCKS_LANES,
+ * ifma_short below. */
 static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
                                           size_t nblocks, uint32_t hibit)
 {
     struct ifma_state *st = ks;
-    const uint64_t flags = st->flags;
 
-    if (flags & IFMA_LANES) {
-        if (nblocks % 16 == 0 && nblocks > 0 && !(flags & (IFMA_HS | IFMA_T_MASK)))
+    if (st->sm.vec == 1 && st->sm.powers >= IFMA_LEVEL) {
+        if (nblocks % 16 == 0 && nblocks > 0 && st->pend != 1 && ifma_t(st) == 0)
             ifma_absorb_groups(st, in, nblocks / 16, hibit);
         else if (nblocks >= IFMA_MIN_BLOCKS_LANES)
             ifma_absorb(st, in, nblocks, hibit);
@@ -951,48 +987,12 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
             ifma_short(st, in, nblocks, hibit);
         return;
     }
-    /* Without the powers, a call goes vector from the cold break-even on,
-     * counting the blocks of this message the scalar code has taken before
-     * it (kernel.h: polymac_seen_reaches): a stream of pieces of 3 to 22
-     * blocks would otherwise run scalar to its end. */
-    if (!(flags & IFMA_POWERS)) {
-        const uint32_t seen = (uint32_t)(flags >> IFMA_SEEN_SHIFT);
-        if (nblocks < IFMA_MIN_BLOCKS_WARM
-            || !polymac_seen_reaches(seen, nblocks, IFMA_MIN_BLOCKS_COLD)) {
-            polymac_r64_blocks(&st->s, in, nblocks, hibit);
-            st->flags = (flags & ((1u << IFMA_SEEN_SHIFT) - 1))
-                        | ((uint64_t)polymac_seen_add(seen, nblocks) << IFMA_SEEN_SHIFT);
-            return;
-        }
-    } else if (nblocks < IFMA_MIN_BLOCKS_WARM) {
-        polymac_r64_blocks(&st->s, in, nblocks, hibit);
-        return;
-    }
-    ifma_vector(st, in, nblocks, hibit);
-    polymac_x86_burn(IFMA_VECTOR_STACK);
+    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit);
 }
 
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
-    struct ifma_state *st = ks;
-
-    if (st->flags & IFMA_LANES)
-        ifma_merge(st);
-    polymac_r64_tag(&st->s, tag, s);
-    /* The powers and the lanes are as secret as r and h, but exist only if
-     * a vector call ran: a short message does not pay for wiping 768
-     * bytes. */
-    if (st->flags & (IFMA_POWERS | IFMA_LANES)) {
-        /* twelve 64-byte stores: a quarter of what memset takes here */
-        const __m512i z = _mm512_setzero_si512();
-        for (unsigned i = 0; i < 2; i++)
-            for (unsigned v = 0; v < 3; v++) {
-                _mm512_storeu_si512((void *)st->pw[i][v], z);
-                _mm512_storeu_si512((void *)st->v[i][v], z);
-            }
-        __asm__ __volatile__("" : : "r"(st->pw), "r"(st->v) : "memory");
-    }
-    polymac_wipe(st, offsetof(struct ifma_state, pw));
+    polymac_simd_emit(ks, &((struct ifma_state *)ks)->sm, &ifma_kernel, tag, s);
 }
 
 /* the batch entry, on the arithmetic above */
@@ -1000,13 +1000,13 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
 
 const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .name = "x86-avx512ifma",
+    /* the down-clocking cores (lib/cpu.c) have no IFMA: nothing to avoid */
     .cpu_required = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
-    /* no cpu_avoid: the down-clocking cores (lib/cpu.c) have no IFMA */
     .init = polymac_init_x86_avx512ifma,
     .blocks = polymac_blocks_x86_avx512ifma,
     .emit = polymac_emit_x86_avx512ifma,
-    /* a one-shot below IFMA_MIN_BLOCKS_COLD blocks runs the scalar r64
-     * code either way: let the front end run it inline */
+    /* a one-shot below the cold break-even runs the scalar r64 code
+     * either way: the front end runs it inline */
     .scalar_max = IFMA_MIN_BLOCKS_COLD * 16 - 1,
     .stack_bytes = 0,            /* its functions zero their own (burn.h) */
     .lanes = polymac_lanes_x86_avx512ifma,
@@ -1022,25 +1022,24 @@ int polymac_test_set_h_x86_avx512ifma(void *ks, const struct polymac_test_h *h)
 {
     struct ifma_state *st = ks;
     if (h->form == POLYMAC_TEST_R64) {
-        st->s.h0 = h->v[0];
-        st->s.h1 = h->v[1];
-        st->s.h2 = h->v[2];
-        st->flags &= ~(uint64_t)(IFMA_LANES | IFMA_HS | IFMA_T_MASK);
+        st->sm.sc.h0 = h->v[0];
+        st->sm.sc.h1 = h->v[1];
+        st->sm.sc.h2 = h->v[2];
+        st->sm.vec = 0;
         return 0;
     }
-    if (h->form == POLYMAC_TEST_LANES && (st->flags & IFMA_POWERS) && h->t < 16) {
+    if (h->form == POLYMAC_TEST_LANES && st->sm.powers >= IFMA_LEVEL && h->t < 16) {
         for (unsigned i = 0; i < 3; i++)
             for (unsigned j = 0; j < 16; j++)
                 st->v[j / 8][i][j % 8] = h->v[i * 16 + j];
-        uint64_t f = (st->flags & ~(uint64_t)(IFMA_HS | IFMA_T_MASK)) | IFMA_LANES
-                     | ((uint64_t)h->t << IFMA_T_SHIFT);
+        st->sm.vec = 1;
+        st->t = h->t;
+        st->pend = h->pending ? 1 : 0;
         if (h->pending) {
-            st->s.h0 = h->x[0];
-            st->s.h1 = h->x[1];
-            st->s.h2 = h->x[2];
-            f |= IFMA_HS;
+            st->sm.sc.h0 = h->x[0];
+            st->sm.sc.h1 = h->x[1];
+            st->sm.sc.h2 = h->x[2];
         }
-        st->flags = f;
         return 0;
     }
     return -1;

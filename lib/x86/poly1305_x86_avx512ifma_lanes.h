@@ -38,7 +38,8 @@
 #define IFMA_LANES_N 16
 
 /* Messages of at most this many bytes go through the lanes; longer ones
- * through the one-shot vector path (measured: see README, Batch). */
+ * through the one-shot vector path.  Overridable with -D; measured on
+ * Intel Emerald Rapids (README, Batch). */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
 #endif
@@ -98,46 +99,24 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
  * doubled sums, tools/bounds.c's lanes model): every factor below
  * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
  * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
- * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.  Measured against the IFMA
- * form (ifma_carry; TSC cycles per batch, min of 400 windows): 8 x 64 B
- * and 16 x 256 B faster with the shifts (README, Batch).
+ * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.  The shifts measured faster
+ * here than the IFMA form (ifma_carry): README, Batch.
  */
 
-/* The three products of each column, x the limbs and y the power; the
- * products of x.h2 first and of x.h1 last, in the order in which the
- * previous carry chain settles them. */
-#define IFMA_ACC(f, acc, x, y, i0, j0, i1, j1, i2, j2)                        \
-    f(f(f(acc, x.i0, y.j0), x.i1, y.j1), x.i2, y.j2)
-#define IFMA_D(f, x, y, d0, d1, d2, z0, z1, z2)                               \
-    d0 = IFMA_ACC(f, z0, x, y, h2, s1, h0, r0, h1, s2);                       \
-    d1 = IFMA_ACC(f, z1, x, y, h2, s2, h0, r1, h1, r0);                       \
-    d2 = IFMA_ACC(f, z2, x, y, h2, r0, h0, r2, h1, r1)
-
-/* a p + b q mod p per lane: twice the products into the same six sums,
- * b q first (it does not wait for h). */
+/* a p + b q mod p per lane: both products into the same six sums, b q
+ * first (it does not wait for h). */
 IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
                                        struct ifma_pow q)
 {
-    __m512i l0, l1, l2, g0, g1, g2;
-    IFMA_D(_mm512_madd52lo_epu64, b, q, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
-    IFMA_D(_mm512_madd52hi_epu64, b, q, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
-    IFMA_D(_mm512_madd52lo_epu64, a, p, l0, l1, l2, l0, l1, l2);
-    IFMA_D(_mm512_madd52hi_epu64, a, p, g0, g1, g2, g0, g1, g2);
-    return ifma_shift_carry(l0, l1, l2, g0, g1, g2);
+    return ifma_shift_carry(ifma_prod(ifma_prod(ifma_acc_zero(), b, q), a, p));
 }
 
 /* (h + m) r, one block per lane */
 IFMA_INLINE struct ifma_h ifma_lanes_step1(struct ifma_h h, struct ifma_h m,
                                            struct ifma_pow r)
 {
-    const struct ifma_h a = ifma_add(h, m);
-    __m512i l0, l1, l2, g0, g1, g2;
-    IFMA_D(_mm512_madd52lo_epu64, a, r, l0, l1, l2, ifma_zero(), ifma_zero(), ifma_zero());
-    IFMA_D(_mm512_madd52hi_epu64, a, r, g0, g1, g2, ifma_zero(), ifma_zero(), ifma_zero());
-    return ifma_shift_carry(l0, l1, l2, g0, g1, g2);
+    return ifma_shift_carry(ifma_prod(ifma_acc_zero(), ifma_add(h, m), r));
 }
-#undef IFMA_D
-#undef IFMA_ACC
 
 /*
  * The lanes under mask k start the messages whose keys q[j] holds: r
@@ -471,21 +450,23 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
 }
 
 /*
- * The depth of dead stack each path leaves, zeroed after it (burn.h):
- * pushes, the largest realignment, the frame and the red zone its vector
- * spills use (GCC 12, read from the disassembly), in whole vectors.
+ * The depth of dead stack each path leaves, zeroed after it (burn.h): 48
+ * bytes of pushes, up to 56 of realignment, then the frame and the red
+ * zone its spills use (GCC 12, read from the disassembly): one 136 + 64,
+ * same_one 328 + 104, same_two 1480 + 120, two 2952 + 120; rounded up to
+ * whole vectors.
  */
 #ifndef IFMA_LANES_ONE_STACK
-#define IFMA_LANES_ONE_STACK 448
+#define IFMA_LANES_ONE_STACK 320
 #endif
 #ifndef IFMA_LANES_SAME_ONE_STACK
-#define IFMA_LANES_SAME_ONE_STACK 512
+#define IFMA_LANES_SAME_ONE_STACK 576
 #endif
 #ifndef IFMA_LANES_SAME_TWO_STACK
-#define IFMA_LANES_SAME_TWO_STACK 1856
+#define IFMA_LANES_SAME_TWO_STACK 1728
 #endif
 #ifndef IFMA_LANES_TWO_STACK
-#define IFMA_LANES_TWO_STACK 3136
+#define IFMA_LANES_TWO_STACK 3200
 #endif
 
 static __attribute__((noinline)) void
