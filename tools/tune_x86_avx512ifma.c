@@ -1,0 +1,41 @@
+/* tune_x86_avx512ifma.c -- the AVX-512 IFMA kernel built with its
+ *                          break-evens forced, for tools/tune */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#include "tune.h"
+
+/*
+ * TUNE_VARIANT (tools/meson.build builds 0 to 3):
+ *   0  the source as the library has it
+ *   1  every threshold at 1: the vector path for any call
+ *   2  as 1, WARM never: a call on a warm state runs the scalar code
+ *   3  as 1, LANES at 16: a call of fewer blocks on live lanes goes
+ *      through the scalar code into the pending part
+ */
+#if TUNE_VARIANT > 3
+#error "variants 0 to 3"
+#endif
+#if TUNE_VARIANT >= 1
+#define IFMA_MIN_BLOCKS_COLD 1
+#define IFMA_MIN_BLOCKS_WARM (TUNE_VARIANT == 2 ? TUNE_NEVER : 1)
+#define IFMA_MIN_BLOCKS_LANES (TUNE_VARIANT == 3 ? 16 : 1)
+#endif
+
+#define polymac_kernel_x86_avx512ifma TUNE_CAT(tune_x86_avx512ifma_, TUNE_VARIANT)
+#include "../lib/x86/poly1305_x86_avx512ifma.c"
+
+#if TUNE_VARIANT == 0
+extern const struct polymac_kernel tune_x86_avx512ifma_1, tune_x86_avx512ifma_2,
+    tune_x86_avx512ifma_3;
+
+const struct tune_row tune_rows_x86_avx512ifma[] = {
+    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_COLD", IFMA_MIN_BLOCKS_COLD, TUNE_COLD,
+     &tune_x86_avx512ifma_1, NULL, "r64 one-shot", 1, 0},
+    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_WARM", IFMA_MIN_BLOCKS_WARM, TUNE_WARM,
+     &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_2, "scalar", 1, 0},
+    /* 16 blocks and more are whole groups on either build */
+    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_LANES", IFMA_MIN_BLOCKS_LANES, TUNE_LIVE,
+     &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_3, "scalar, pending", 1, 15},
+    {0},
+};
+#endif
