@@ -118,14 +118,24 @@ IFMA_INLINE struct ifma_h ifma_lanes_step1(struct ifma_h h, struct ifma_h m,
     return ifma_shift_carry(ifma_prod(ifma_acc_zero(), ifma_add(h, m), r));
 }
 
+/* d takes p in the lanes under mask k. */
+IFMA_INLINE void ifma_pow_take(struct ifma_pow *d, __mmask8 k, const struct ifma_pow *p)
+{
+    d->r0 = _mm512_mask_mov_epi64(d->r0, k, p->r0);
+    d->r1 = _mm512_mask_mov_epi64(d->r1, k, p->r1);
+    d->r2 = _mm512_mask_mov_epi64(d->r2, k, p->r2);
+    d->s1 = _mm512_mask_mov_epi64(d->s1, k, p->s1);
+    d->s2 = _mm512_mask_mov_epi64(d->s2, k, p->s2);
+}
+
 /*
  * The lanes under mask k start the messages whose keys q[j] holds: r
- * clamped and split, 20 r1 and 20 r2, r^2 when pairs, h = 0.  The other
+ * clamped and split, 20 r1 and 20 r2, r^2, h = 0.  The other
  * lanes keep theirs.  The keys of every lane are read (an idle lane's is
  * the zero key), so no lane's key picks an instruction.
  */
 IFMA_INLINE void ifma_lanes_keys(struct ifma_lanes_set *s, const uint8_t *const q[8],
-                                 __mmask8 k, const int pairs)
+                                 __mmask8 k)
 {
     __m512i x, y;
     ifma_lanes_gather(q, 0, &x, &y);
@@ -138,23 +148,28 @@ IFMA_INLINE void ifma_lanes_keys(struct ifma_lanes_set *s, const uint8_t *const 
                                  _mm512_setzero_si512());
     const struct ifma_pow p = ifma_mkpow(r.h0, r.h1, r.h2);
     const __m512i z = _mm512_setzero_si512();
-    s->r.r0 = _mm512_mask_mov_epi64(s->r.r0, k, p.r0);
-    s->r.r1 = _mm512_mask_mov_epi64(s->r.r1, k, p.r1);
-    s->r.r2 = _mm512_mask_mov_epi64(s->r.r2, k, p.r2);
-    s->r.s1 = _mm512_mask_mov_epi64(s->r.s1, k, p.s1);
-    s->r.s2 = _mm512_mask_mov_epi64(s->r.s2, k, p.s2);
+    ifma_pow_take(&s->r, k, &p);
     s->h.h0 = _mm512_mask_mov_epi64(s->h.h0, k, z);
     s->h.h1 = _mm512_mask_mov_epi64(s->h.h1, k, z);
     s->h.h2 = _mm512_mask_mov_epi64(s->h.h2, k, z);
-    if (pairs) {
-        const struct ifma_h sq = ifma_mulpow(r, r);
-        const struct ifma_pow p2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
-        s->r2.r0 = _mm512_mask_mov_epi64(s->r2.r0, k, p2.r0);
-        s->r2.r1 = _mm512_mask_mov_epi64(s->r2.r1, k, p2.r1);
-        s->r2.r2 = _mm512_mask_mov_epi64(s->r2.r2, k, p2.r2);
-        s->r2.s1 = _mm512_mask_mov_epi64(s->r2.s1, k, p2.s1);
-        s->r2.s2 = _mm512_mask_mov_epi64(s->r2.s2, k, p2.s2);
-    }
+    const struct ifma_h sq = ifma_mulpow(r, r);
+    const struct ifma_pow p2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
+    ifma_pow_take(&s->r2, k, &p2);
+}
+
+/* Set A, and B when two, with every lane's key from q[l]: the masks
+ * cover all lanes. */
+IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *a, struct ifma_lanes_set *b,
+                                  const uint8_t *const q[IFMA_LANES_N], const int two)
+{
+    const __m512i z = _mm512_setzero_si512();
+    a->h.h0 = a->h.h1 = a->h.h2 = z;
+    a->r.r0 = a->r.r1 = a->r.r2 = a->r.s1 = a->r.s2 = z;
+    a->r2 = a->r;
+    *b = *a;
+    ifma_lanes_keys(a, q, 0xff);
+    if (two)
+        ifma_lanes_keys(b, q + 8, 0xff);
 }
 
 /*
@@ -268,23 +283,22 @@ static inline void ifma_lanes_take(struct ifma_lanes_mgr *g, unsigned l, uint8_t
 }
 
 /* m blocks in every lane of set A and, when two, of set B: two blocks a
- * step with r^2 where pairs, then one. */
+ * step with r^2, then one. */
 IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, struct ifma_lanes_set *b,
                                   const uint8_t *const p[IFMA_LANES_N], const uint64_t *hbs,
-                                  size_t m, const int two, const int pairs)
+                                  size_t m, const int two)
 {
     const __m512i hba = _mm512_loadu_si512((const void *)hbs);
     const __m512i hbb = two ? _mm512_loadu_si512((const void *)(hbs + 8)) : hba;
     struct ifma_h ha = a->h, hb = b->h;
     size_t off = 0;
-    if (pairs)
-        for (; m >= 2; m -= 2, off += 32) {
-            ha = ifma_mul2red(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
-                              ifma_lanes_blocks(p, off + 16, hba), a->r);
-            if (two)
-                hb = ifma_mul2red(ifma_add(hb, ifma_lanes_blocks(p + 8, off, hbb)), b->r2,
-                                  ifma_lanes_blocks(p + 8, off + 16, hbb), b->r);
-        }
+    for (; m >= 2; m -= 2, off += 32) {
+        ha = ifma_mul2red(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
+                          ifma_lanes_blocks(p, off + 16, hba), a->r);
+        if (two)
+            hb = ifma_mul2red(ifma_add(hb, ifma_lanes_blocks(p + 8, off, hbb)), b->r2,
+                              ifma_lanes_blocks(p + 8, off + 16, hbb), b->r);
+    }
     for (; m > 0; m--, off += 16) {
         ha = ifma_lanes_step1(ha, ifma_lanes_blocks(p, off, hba), a->r);
         if (two)
@@ -295,15 +309,11 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, struct ifma_lanes_se
         b->h = hb;
 }
 
-/* The whole batch on two sets (two) or one (pairs: two blocks a step). */
+/* The whole batch on two sets (two) or one. */
 IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
                                 const uint8_t *const msgs[], const size_t lens[],
                                 const uint8_t *const keys[], size_t n, const int two)
 {
-#ifndef IFMA_LANES_TWO_PAIRS
-#define IFMA_LANES_TWO_PAIRS 1
-#endif
-    const int pairs = IFMA_LANES_TWO_PAIRS || !two;
     const unsigned nl = two ? 16 : 8;
     _Alignas(64) uint8_t t[8][16];
     struct ifma_lanes_set a, b;
@@ -315,15 +325,7 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
     g->cls = 31u - (unsigned)__builtin_clz(g->classes);
     for (unsigned l = 0; l < nl; l++)
         ifma_lanes_take(g, l, out, msgs, lens, keys, n);
-    /* every lane loads a key: the masks cover all */
-    const __m512i z = _mm512_setzero_si512();
-    a.h.h0 = a.h.h1 = a.h.h2 = z;
-    a.r.r0 = a.r.r1 = a.r.r2 = a.r.s1 = a.r.s2 = z;
-    a.r2 = a.r;
-    b = a;
-    ifma_lanes_keys(&a, g->key, 0xff, pairs);
-    if (two)
-        ifma_lanes_keys(&b, g->key + 8, 0xff, pairs);
+    ifma_lanes_start(&a, &b, g->key, two);
     for (;;) {
         size_t m = SIZE_MAX;
         unsigned live = nl;
@@ -337,7 +339,7 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
         for (unsigned l = 0; l < nl; l++)
             if (g->stage[l] == IFMA_LANE_IDLE)
                 g->p[l] = g->p[live];
-        ifma_lanes_steps(&a, &b, g->p, g->hb, m, two, pairs);
+        ifma_lanes_steps(&a, &b, g->p, g->hb, m, two);
         unsigned end = 0;
         for (unsigned l = 0; l < nl; l++) {
             if (g->stage[l] == IFMA_LANE_IDLE)
@@ -374,7 +376,7 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
                     k |= (g->stage[8 * set + j] != IFMA_LANE_IDLE) << j;
                 }
             if (k)
-                ifma_lanes_keys(set ? &b : &a, g->key + 8 * set, (__mmask8)k, pairs);
+                ifma_lanes_keys(set ? &b : &a, g->key + 8 * set, (__mmask8)k);
         }
     }
     polymac_wipe(t, sizeof t);
@@ -409,16 +411,10 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
     }
     struct ifma_lanes_set a, b;
     const __m512i z = _mm512_setzero_si512();
-    a.h.h0 = a.h.h1 = a.h.h2 = z;
-    a.r.r0 = a.r.r1 = a.r.r2 = a.r.s1 = a.r.s2 = z;
-    a.r2 = a.r;
-    b = a;
-    ifma_lanes_keys(&a, kq, 0xff, 1);
-    if (two)
-        ifma_lanes_keys(&b, kq + 8, 0xff, 1);
+    ifma_lanes_start(&a, &b, kq, two);
     const size_t full = len / 16, rest = len % 16;
     const int mixed = rest && (full & 1);
-    ifma_lanes_steps(&a, &b, p, ifma_lanes_hb_full, full - mixed, two, 1);
+    ifma_lanes_steps(&a, &b, p, ifma_lanes_hb_full, full - mixed, two);
     if (rest) {
         const uint8_t *q[IFMA_LANES_N];
         for (unsigned l = 0; l < nl; l++) {
@@ -434,7 +430,7 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
                 b.h = ifma_mul2red(ifma_add(b.h, ifma_lanes_blocks(p + 8, off, h1)), b.r2,
                                    ifma_lanes_blocks(q + 8, 0, z), b.r);
         } else {
-            ifma_lanes_steps(&a, &b, q, ifma_lanes_hb_pad, 1, two, 1);
+            ifma_lanes_steps(&a, &b, q, ifma_lanes_hb_pad, 1, two);
         }
     }
     _Alignas(64) uint8_t t[8][16];
@@ -452,8 +448,8 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
 /*
  * The depth of dead stack each path leaves, zeroed after it (burn.h): 48
  * bytes of pushes, up to 56 of realignment, then the frame and the red
- * zone its spills use (GCC 12, read from the disassembly): one 136 + 64,
- * same_one 328 + 104, same_two 1480 + 120, two 2952 + 120; rounded up to
+ * zone its spills use (GCC 12, read from the disassembly): one 136 + 72,
+ * same_one 328 + 96, same_two 1288 + 120, two 2760 + 120; rounded up to
  * whole vectors.
  */
 #ifndef IFMA_LANES_ONE_STACK
@@ -463,10 +459,10 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
 #define IFMA_LANES_SAME_ONE_STACK 576
 #endif
 #ifndef IFMA_LANES_SAME_TWO_STACK
-#define IFMA_LANES_SAME_TWO_STACK 1728
+#define IFMA_LANES_SAME_TWO_STACK 1536
 #endif
 #ifndef IFMA_LANES_TWO_STACK
-#define IFMA_LANES_TWO_STACK 3200
+#define IFMA_LANES_TWO_STACK 3008
 #endif
 
 static __attribute__((noinline)) void
