@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "polymac.h"
 #include "kernel.h"
@@ -113,8 +115,8 @@ static void clamp(uint8_t r[16], const uint8_t key[16])
  * polymac_auth_with), for whole blocks; the x86 kernels zero their own
  * dead stack.  The front end keeps the state in its frame, at an offset
  * in a page that ASLR chooses per process, and a caller's message may be
- * anywhere: a kernel's stores into the state alias (4K) with its loads
- * of the message or not, and a cold IFMA call of 24 blocks took about 30
+ * anywhere: a kernel's stores into the state may alias (4K) with its
+ * loads of the message, and a cold IFMA call of 24 blocks took about 30
  * TSC cycles more in some processes than in others.  So call i of a
  * sample has its state and its message at offsets of its own (ks_at,
  * msg), eight layouts in every sample, the same in every process. */
@@ -432,6 +434,14 @@ int main(int argc, char **argv)
     print_cpu();
     printf("date: %s; libpolymac %s, automatic choice %s\n", date, polymac_version(),
            polymac_backend_name());
+    /* other work on these cores moves the figures (docs/tuning.md) */
+    FILE *la = fopen("/proc/loadavg", "r");
+    double load;
+    if (la && fscanf(la, "%lf", &load) == 1)
+        printf("load: %.2f (last minute, a build just before included) on %ld CPUs\n", load,
+               sysconf(_SC_NPROCESSORS_ONLN));
+    if (la)
+        fclose(la);
 #ifdef TUNE_TSC
     printf("unit: TSC ticks per call; %u rounds per length, %u sweeps\n", rounds, reps);
 #else
@@ -486,6 +496,8 @@ int main(int argc, char **argv)
         perror("tune");
         return 1;
     }
+    struct rusage ru0;
+    long nivcsw0 = getrusage(RUSAGE_SELF, &ru0) == 0 ? ru0.ru_nivcsw : 0;
     clock_t c0 = clock();
     for (unsigned k = 0; k < reps; k++)
         for (size_t i = 0; i < nrows; i++) {
@@ -494,6 +506,8 @@ int main(int argc, char **argv)
             be[i * reps + k] = break_even(rows[i], c);
         }
     double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    struct rusage ru;
+    long preempted = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_nivcsw - nivcsw0 : -1;
 
     printf("\n%-15s %-26s %-16s %8s %8s %9s %7s %7s\n", "kernel", "threshold", "against",
            "compiled", "measured", "spread", "loss", "noise");
@@ -570,7 +584,8 @@ int main(int argc, char **argv)
            "noise: the range of the sweeps' differences at that length, of the same\n"
            "cost; DIFFERS: the compiled value is outside the spread and its loss\n"
            "exceeds the noise.\n");
-    printf("timing took %.1f s of CPU\n", secs);
+    printf("timing took %.1f s of CPU; preempted %ld times (other work on this core)\n", secs,
+           preempted);
     free(curves);
     free(be);
     (void)flagged;
