@@ -116,19 +116,16 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     if (nblocks >= POLYMAC_AVX2_R8_BLOCKS || (warm && nblocks >= 8))
         polymac_simd_powers(st, &st->v.s, &polymac_simd_x86_avx2, 8);
     const uint64_t *r8 = st->v.s.powers >= 8 ? st->r8 : NULL;
-    if (warm && nblocks % 4 == 0) {
-        /* A later call of whole groups (a streamed message): the lanes
-         * stay unmerged, so that the call costs what its blocks cost
-         * inside a one-shot message (docs/tuning.md).  The first vector
-         * call of a message, the one-shot path, merges them. */
-        polymac_r26vec_core4(st->v.h26, st->table, r8, st->lanes, st->lanes_live == 1, in,
-                             nblocks / 4, hibit);
-        st->lanes_live = 1;
-        return nblocks;
-    }
-    if (st->lanes_live == 1)
+    /* A later call of whole groups (a streamed message) leaves the lanes
+     * unmerged, so that the call costs what its blocks cost inside a
+     * one-shot message (docs/tuning.md); the first vector call of a
+     * message, the one-shot path, merges them. */
+    const int stream = warm && nblocks % 4 == 0;
+    if (!stream && st->lanes_live == 1)
         polymac_merge_x86_avx2(st);
-    polymac_r26vec_core4(st->v.h26, st->table, r8, NULL, 0, in, nblocks / 4, hibit);
+    polymac_r26vec_core4(st->v.h26, st->table, r8, stream ? st->lanes : NULL,
+                         st->lanes_live == 1, in, nblocks / 4, hibit);
+    st->lanes_live = stream;
     return nblocks & ~(size_t)3;
 }
 

@@ -101,6 +101,54 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mul)(POLYMAC_R26V h, POLYMAC_R2
     return d;
 }
 
+/* Limb j of the group of blocks whose 64-bit halves are lo and hi (one
+ * block per lane), hib (2^24, or 0 for the padded last block) in the top
+ * limb. */
+POLYMAC_R26V_INLINE POLYMAC_R26V_VEC POLYMAC_R26V_FN(limb)(POLYMAC_R26V_VEC lo,
+                                                           POLYMAC_R26V_VEC hi,
+                                                           POLYMAC_R26V_VEC hib, unsigned j)
+{
+    const POLYMAC_R26V_VEC mask = polymac_v_set1(lo, POLYMAC_R26VEC_MASK);
+    switch (j) {
+    case 0: return polymac_v_and(lo, mask);
+    case 1: return polymac_v_and(polymac_v_srli(lo, 26), mask);
+    case 2: return polymac_v_and(polymac_v_or(polymac_v_srli(lo, 52), polymac_v_slli(hi, 12)),
+                                 mask);
+    case 3: return polymac_v_and(polymac_v_srli(hi, 14), mask);
+    default: return polymac_v_or(polymac_v_srli(hi, 40), hib);
+    }
+}
+
+/* One group of blocks, one per lane, as five limbs, from two loads a and
+ * b: their 64-bit halves unpacked, which leaves the lanes in the order 0,
+ * N/2, 1, N/2 + 1, ... that the tables follow. */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(split)(POLYMAC_R26V_VEC a, POLYMAC_R26V_VEC b,
+                                                        POLYMAC_R26V_VEC hib)
+{
+    const POLYMAC_R26V_VEC lo = polymac_v_unpacklo(a, b), hi = polymac_v_unpackhi(a, b);
+    POLYMAC_R26V m = {POLYMAC_R26V_FN(limb)(lo, hi, hib, 0), POLYMAC_R26V_FN(limb)(lo, hi, hib, 1),
+                      POLYMAC_R26V_FN(limb)(lo, hi, hib, 2), POLYMAC_R26V_FN(limb)(lo, hi, hib, 3),
+                      POLYMAC_R26V_FN(limb)(lo, hi, hib, 4)};
+    return m;
+}
+
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(group)(const uint8_t *in, POLYMAC_R26V_VEC hib)
+{
+    return POLYMAC_R26V_FN(split)(polymac_v_loadu(hib, in), polymac_v_loadu(hib, in + sizeof hib),
+                                  hib);
+}
+
+POLYMAC_R26V_INLINE POLYMAC_R26V_VEC POLYMAC_R26V_FN(get)(POLYMAC_R26V x, unsigned j)
+{
+    switch (j) {
+    case 0: return x.l0;
+    case 1: return x.l1;
+    case 2: return x.l2;
+    case 3: return x.l3;
+    default: return x.l4;
+    }
+}
+
 /*
  * h k in each lane, before carrying, for a multiplier k in memory: k[0..8]
  * its limbs r0..r4 and fives s1..s4, k[i * stride] one 64-bit word each,
@@ -110,8 +158,9 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mul)(POLYMAC_R26V h, POLYMAC_R2
  * the tree of mul needs every product at once, more registers than AVX2
  * has.
  *
- * round: the products of one limb x, into d.l_j with k[i_j].  Two hints
- * to GCC, both measured (docs/tuning.md):
+ * round: the products of limb j, x, into the sums: sum t takes k[t - j],
+ * or the five k[t - j + 9] where t - j wraps.  Two hints to GCC, both
+ * measured (docs/tuning.md):
  * - each round reads k through an address the compiler cannot see
  *   through, so that each broadcast is a load at its product (under
  *   AVX-512VL an embedded broadcast operand), never hoisted into
@@ -119,62 +168,49 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mul)(POLYMAC_R26V h, POLYMAC_R2
  * - the empty asm over the sums keeps it from re-associating them into
  *   the tree.
  */
-POLYMAC_R26V_INLINE POLYMAC_R26V
-POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_R26V_VEC x, const uint64_t *k, size_t stride,
-                       unsigned i0, unsigned i1, unsigned i2, unsigned i3, unsigned i4)
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_R26V_VEC x,
+                                                        unsigned j, const uint64_t *k,
+                                                        size_t stride)
 {
+#define POLYMAC_R26V_TERM(t) \
+    polymac_v_mul(x, polymac_v_set1(x, k[((t) >= j ? (t) - j : (t) + 9 - j) * stride]))
     __asm__ __volatile__("" : "+r"(k));
-    d.l3 = polymac_v_add(d.l3, polymac_v_mul(x, polymac_v_set1(x, k[i3 * stride])));
-    d.l4 = polymac_v_add(d.l4, polymac_v_mul(x, polymac_v_set1(x, k[i4 * stride])));
-    d.l0 = polymac_v_add(d.l0, polymac_v_mul(x, polymac_v_set1(x, k[i0 * stride])));
-    d.l1 = polymac_v_add(d.l1, polymac_v_mul(x, polymac_v_set1(x, k[i1 * stride])));
-    d.l2 = polymac_v_add(d.l2, polymac_v_mul(x, polymac_v_set1(x, k[i2 * stride])));
+    d.l3 = polymac_v_add(d.l3, POLYMAC_R26V_TERM(3));
+    d.l4 = polymac_v_add(d.l4, POLYMAC_R26V_TERM(4));
+    d.l0 = polymac_v_add(d.l0, POLYMAC_R26V_TERM(0));
+    d.l1 = polymac_v_add(d.l1, POLYMAC_R26V_TERM(1));
+    d.l2 = polymac_v_add(d.l2, POLYMAC_R26V_TERM(2));
+#undef POLYMAC_R26V_TERM
     polymac_v_keep(d);
     return d;
 }
 
-/* d + h k (d zero: h k), in the order of round above. */
+/* The order of the rounds. */
+static const unsigned POLYMAC_R26V_FN(order)[5] = {2, 0, 1, 3, 4};
+
+/* d + h k (d zero: h k). */
 POLYMAC_R26V_INLINE POLYMAC_R26V
 POLYMAC_R26V_FN(muladd)(POLYMAC_R26V d, POLYMAC_R26V h, const uint64_t *k, size_t stride)
 {
-    d = POLYMAC_R26V_FN(round)(d, h.l2, k, stride, 7, 8, 0, 1, 2);
-    d = POLYMAC_R26V_FN(round)(d, h.l0, k, stride, 0, 1, 2, 3, 4);
-    d = POLYMAC_R26V_FN(round)(d, h.l1, k, stride, 8, 0, 1, 2, 3);
-    d = POLYMAC_R26V_FN(round)(d, h.l3, k, stride, 6, 7, 8, 0, 1);
-    return POLYMAC_R26V_FN(round)(d, h.l4, k, stride, 5, 6, 7, 8, 0);
+#pragma GCC unroll 5
+    for (unsigned i = 0; i < 5; i++) {
+        const unsigned j = POLYMAC_R26V_FN(order)[i];
+        d = POLYMAC_R26V_FN(round)(d, POLYMAC_R26V_FN(get)(h, j), j, k, stride);
+    }
+    return d;
+}
+
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(zero)(void)
+{
+    const POLYMAC_R26V_VEC z = {0};
+    const POLYMAC_R26V d = {z, z, z, z, z};
+    return d;
 }
 
 POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mulmem)(POLYMAC_R26V h, const uint64_t *k,
                                                          size_t stride)
 {
-    const POLYMAC_R26V_VEC z = polymac_v_set1(h.l0, 0);
-    const POLYMAC_R26V d = {z, z, z, z, z};
-    return POLYMAC_R26V_FN(muladd)(d, h, k, stride);
-}
-
-/* One group of blocks, one per lane: two loads, their 64-bit halves
- * unpacked (which leaves the lanes in the order 0, N/2, 1, N/2 + 1, ...
- * that the tables follow), split into five 26-bit limbs, plus hib in the
- * top limb (2^24, or 0 for the padded last block). */
-POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(split)(POLYMAC_R26V_VEC a, POLYMAC_R26V_VEC b,
-                                                        POLYMAC_R26V_VEC hib)
-{
-    const POLYMAC_R26V_VEC mask = polymac_v_set1(a, POLYMAC_R26VEC_MASK);
-    const POLYMAC_R26V_VEC lo = polymac_v_unpacklo(a, b), hi = polymac_v_unpackhi(a, b);
-    POLYMAC_R26V m = {
-        polymac_v_and(lo, mask),
-        polymac_v_and(polymac_v_srli(lo, 26), mask),
-        polymac_v_and(polymac_v_or(polymac_v_srli(lo, 52), polymac_v_slli(hi, 12)), mask),
-        polymac_v_and(polymac_v_srli(hi, 14), mask),
-        polymac_v_or(polymac_v_srli(hi, 40), hib),
-    };
-    return m;
-}
-
-POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(group)(const uint8_t *in, POLYMAC_R26V_VEC hib)
-{
-    return POLYMAC_R26V_FN(split)(polymac_v_loadu(hib, in),
-                                  polymac_v_loadu(hib, in + sizeof hib), hib);
+    return POLYMAC_R26V_FN(muladd)(POLYMAC_R26V_FN(zero)(), h, k, stride);
 }
 
 /*
@@ -183,15 +219,26 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(group)(const uint8_t *in, POLYM
  * sums and one carry chain for the two.  Bounds: m k below 2^56.7 (m's
  * limbs below 2^26) and h k2 below 2^57.8, the sum below 2^59: the chain
  * leaves limbs below 2^26 + 2^10, and h + m' stays below 2^27.1.
+ *
+ * m k first, which does not wait for h, and each limb of m split where
+ * its round reads it: the two halves stay live rather than five limbs
+ * beside h and the sums (AVX2 has 16 registers).
  */
 POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(two)(POLYMAC_R26V h, const uint8_t *in,
                                                       POLYMAC_R26V_VEC hib, const uint64_t *k,
                                                       const uint64_t *k2)
 {
-    POLYMAC_R26V d = POLYMAC_R26V_FN(mulmem)(POLYMAC_R26V_FN(group)(in, hib), k,
-                                             POLYMAC_R26V_LANES);
+    const POLYMAC_R26V_VEC a = polymac_v_loadu(hib, in), b = polymac_v_loadu(hib, in + sizeof a);
+    const POLYMAC_R26V_VEC lo = polymac_v_unpacklo(a, b), hi = polymac_v_unpackhi(a, b);
+    POLYMAC_R26V d = POLYMAC_R26V_FN(zero)();
+#pragma GCC unroll 5
+    for (unsigned i = 0; i < 5; i++) {
+        const unsigned j = POLYMAC_R26V_FN(order)[i];
+        d = POLYMAC_R26V_FN(round)(d, POLYMAC_R26V_FN(limb)(lo, hi, hib, j), j, k,
+                                   POLYMAC_R26V_LANES);
+    }
     h = POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(muladd)(d, h, k2, 1));
-    return POLYMAC_R26V_FN(add)(h, POLYMAC_R26V_FN(group)(in + 2 * sizeof hib, hib));
+    return POLYMAC_R26V_FN(add)(h, POLYMAC_R26V_FN(group)(in + 2 * sizeof a, hib));
 }
 
 /* One group per step: h = h k + m, the product's limbs broadcast from k
