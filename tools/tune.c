@@ -116,10 +116,9 @@ static void clamp(uint8_t r[16], const uint8_t key[16])
  * dead stack.  The front end keeps the state in its frame, at an offset
  * in a page that ASLR chooses per process, and a caller's message may be
  * anywhere: a kernel's stores into the state may alias (4K) with its
- * loads of the message, and a cold IFMA call of 24 blocks took about 30
- * TSC cycles more in some processes than in others.  So call i of a
- * sample has its state and its message at offsets of its own (ks_at,
- * msg), eight layouts in every sample, the same in every process. */
+ * loads of the message.  So call i of a sample has its state and its
+ * message at offsets of its own (ks_at, msg): eight layouts in every
+ * sample, the same in every process, and no single one decides. */
 static _Alignas(4096) unsigned char kspool[MSGS][POLYMAC_KS_BYTES + 4096];
 
 static unsigned char *ks_at(unsigned i)
