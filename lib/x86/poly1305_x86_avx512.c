@@ -43,14 +43,16 @@ _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
                "break-even below one group");
 
 /* The depth of dead stack each vector path leaves, zeroed after it
- * (burn.h): pushes, the largest realignment and the frame (GCC 12; the
- * two-group loop keeps r^16 in its frame), rounded up to whole
+ * (burn.h), measured with GCC 12: the return address, pushes, the
+ * largest realignment, the frame and the red zone below it (8 + 48 + 56
+ * + 8 + 112 with the two-group loop, r^16 in its frame; 8 + 48 for eight
+ * lanes without it; 8 + 48 + 24 + 24 for four), rounded up to whole
  * vectors. */
 #ifndef POLYMAC_AVX512_VECTOR16_STACK
 #define POLYMAC_AVX512_VECTOR16_STACK 256
 #endif
 #ifndef POLYMAC_AVX512_VECTOR8_STACK
-#define POLYMAC_AVX512_VECTOR8_STACK 128
+#define POLYMAC_AVX512_VECTOR8_STACK 64
 #endif
 #ifndef POLYMAC_AVX512_VECTOR4_STACK
 #define POLYMAC_AVX512_VECTOR4_STACK 128
@@ -197,7 +199,7 @@ static void polymac_wipe_x86_avx512(void *ks, size_t n)
     const struct avx512_state *st = ks;
     if (n == sizeof *st && st->v.s.powers < 8)
         n = offsetof(struct avx512_state, table8);
-    polymac_r26vec_wipe(ks, n);
+    polymac_r26vec_wipe_state(ks, n);
 }
 
 /* The loops: whole groups of four (the skeleton gives up to three blocks
