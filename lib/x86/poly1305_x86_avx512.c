@@ -213,24 +213,29 @@ static size_t polymac_loop4_x86_avx512(void *ks, const uint8_t *in, size_t nbloc
     return nblocks & ~(size_t)3;
 }
 
+static inline __attribute__((always_inline)) size_t
+polymac_eight_x86_avx512(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit, int two)
+{
+    struct avx512_state *st = ks;
+    polymac_core8(st->v.h26, st->table8, in, nblocks, hibit, two);
+    return nblocks;
+}
+
 static size_t polymac_loop8_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
                                        uint32_t hibit)
 {
-    polymac_core8(((struct avx512_state *)ks)->v.h26, ((struct avx512_state *)ks)->table8,
-                  in, nblocks, hibit, 0);
-    return nblocks;
+    return polymac_eight_x86_avx512(ks, in, nblocks, hibit, 0);
 }
 
 static size_t polymac_loop16_x86_avx512(void *ks, const uint8_t *in, size_t nblocks,
                                         uint32_t hibit)
 {
-    polymac_core8(((struct avx512_state *)ks)->v.h26, ((struct avx512_state *)ks)->table8,
-                  in, nblocks, hibit, 1);
-    return nblocks;
+    return polymac_eight_x86_avx512(ks, in, nblocks, hibit, 1);
 }
 
 /* The three vector paths, as the skeleton runs them: the same state,
- * radix and powers, each its own level and loop. */
+ * radix and powers, each its own level and loop (blocks() below applies
+ * the break-evens of each level). */
 #define POLYMAC_AVX512_PATH(lvl, loopfn)                                     \
     {                                                                        \
         .level = (lvl), .loop = (loopfn), .powers = polymac_powers_x86_avx512, \

@@ -159,14 +159,15 @@ POLYMAC_R26V_INLINE POLYMAC_R26V_VEC POLYMAC_R26V_FN(get)(POLYMAC_R26V x, unsign
  * has.
  *
  * round: the products of limb j, x, into the sums: sum t takes k[t - j],
- * or the five k[t - j + 9] where t - j wraps.  Two hints to GCC, both
- * measured (docs/tuning.md):
- * - each round reads k through an address the compiler cannot see
- *   through, so that each broadcast is a load at its product (under
- *   AVX-512VL an embedded broadcast operand), never hoisted into
- *   registers that it would spill to a frame the kernel must then zero;
- * - the empty asm over the sums keeps it from re-associating them into
- *   the tree.
+ * or the five k[t - j + 9] where t - j wraps.  Two hints to GCC 12, each
+ * checked by building without it:
+ * - k is read through an address the compiler cannot see through, so
+ *   that each broadcast is a load at its product (under AVX-512VL an
+ *   embedded broadcast operand): hoisted, the broadcast powers spill
+ *   (x86-avx2's vector frame grows from 448 to 672 bytes, key-derived
+ *   words the kernel must then zero);
+ * - the empty asm over the sums keeps GCC from re-associating them into
+ *   the tree, which spills (frames of 1.2 KiB).
  */
 POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_R26V_VEC x,
                                                         unsigned j, const uint64_t *k,
@@ -185,7 +186,7 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_
     return d;
 }
 
-/* The order of the rounds. */
+/* The order of the rounds (unrolled: the loops below keep j constant). */
 static const unsigned POLYMAC_R26V_FN(order)[5] = {2, 0, 1, 3, 4};
 
 /* d + h k (d zero: h k). */
