@@ -7,16 +7,18 @@
 #include "../kernels.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
- * tables, then what only streams need. */
+ * tables, then what only streams need (wiped only if a call used it). */
 struct avx2_state {
     struct polymac_r26vec v;
     uint64_t table[9 * 4];    /* r^4, r^2, r^3, r^1 by lane (r26vec.h) */
-    uint64_t lanes[5 * 4];    /* a stream's unmerged lanes */
     uint64_t r8[9];           /* r^8, limbs and fives, at powers level 8 */
     uint32_t lanes_live;      /* 1 while v.s.vec is 1: h = the lanes,
                                  merged (r26vec.h), and h26 is stale */
     uint32_t first;           /* 1: the vector call running made the
                                  powers (it is the message's first) */
+    uint32_t lanes_used;      /* 1: a call stored lanes (emit wipes them) */
+    uint32_t pad_[3];
+    uint64_t lanes[5 * 4];    /* a stream's unmerged lanes */
 };
 _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 
@@ -61,6 +63,15 @@ static void polymac_powers_x86_avx2(void *ks, uint32_t level)
         polymac_r26vec_square(st->r8, st->table, 4);
 }
 
+/* The lanes only if a call stored them: a one-shot message never does. */
+static void polymac_wipe_x86_avx2(void *ks, size_t n)
+{
+    const struct avx2_state *st = ks;
+    if (n == sizeof *st && st->lanes_used != 1)
+        n = offsetof(struct avx2_state, lanes);
+    polymac_r26vec_wipe_state(ks, n);
+}
+
 static void polymac_to_vec_x86_avx2(void *ks)
 {
     struct avx2_state *st = ks;
@@ -100,7 +111,7 @@ static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
     .to_r64 = polymac_to_r64_x86_avx2,
     .loop = polymac_loop_x86_avx2,
     .after = polymac_after_x86_avx2,
-    .wipe = polymac_r26vec_wipe_state,
+    .wipe = polymac_wipe_x86_avx2,
     .small = sizeof(struct polymac_simd),
     .state = sizeof(struct avx2_state),
 };
@@ -124,6 +135,8 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     const int stream = warm && nblocks % 4 == 0;
     if (!stream && st->lanes_live == 1)
         polymac_merge_x86_avx2(st);
+    if (stream)
+        st->lanes_used = 1;
     polymac_r26vec_core4(st->v.h26, st->table, r8, stream ? st->lanes : NULL,
                          st->lanes_live == 1, in, nblocks / 4, hibit);
     st->lanes_live = stream;
@@ -159,6 +172,7 @@ int polymac_test_set_h_x86_avx2(void *ks, const struct polymac_test_h *h)
     if (h->form == POLYMAC_TEST_LANES && st->v.s.powers >= 4) {
         memcpy(st->lanes, h->v, sizeof st->lanes);
         st->lanes_live = 1;
+        st->lanes_used = 1;
         st->v.s.vec = 1;
         return 0;
     }
