@@ -19,8 +19,8 @@
  *                           chain; must fail (the test of the test)
  *
  * The models follow the code: lib/generic/r64.h (polymac_r64_core),
- * r26.h (polymac_r26_mul_acc, polymac_r26_carry), r26x2, lib/x86/r26vec.h
- * (POLYMAC_R26VEC_CARRY, the one- and two-group loops, the lane sums),
+ * r26.h (polymac_r26_mul_acc, polymac_r26_carry), r26x2, lib/x86/r26vec_ops.h
+ * (carry, the one- and two-group loops, the lane sums),
  * lib/x86/poly1305_x86_avx512ifma.c (ifma_mulred), lib/power/
  * poly1305_power_p9.c (vmsumudm columns).  NEON uses the four-lane
  * radix-2^26 form with the same vector carry order.  A change to a

@@ -47,7 +47,7 @@
  *   - Inline asm: MSan (user space) checks every input operand strictly and
  *     makes every output clean.  The kernels' asm statements are compiler
  *     barriers or loads of public constants (zero registers, broadcasts of
- *     ifma_k, opaque copies of pointers) except POLYMAC_R26VEC_KEEP in
+ *     ifma_k, opaque copies of pointers) except polymac_v_keep in
  *     lib/x86/r26vec.h, an empty asm over the AVX2 core's secret product
  *     sums that only stops GCC re-associating them: a false report too.
  *     -DPOLYMAC_MSAN drops it (it has no instruction: the same
