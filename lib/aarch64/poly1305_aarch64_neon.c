@@ -21,8 +21,10 @@
  *
  * Short inputs run the scalar radix-2^64 code of r64.h: a 64x64->128 mul
  * + umulh pair per limb product beats the vector set-up (four powers of r,
- * two radix conversions, the lane fold) until a few blocks.  The radix of h
- * is converted lazily, only when the path changes (Linux's is_base2_26).
+ * two radix conversions, the lane fold) until a few blocks.  The state
+ * machine (radix switches, powers once per key, the blocks short of a
+ * group of four through the scalar code after the loop) is the SIMD
+ * skeleton's (simd/skeleton.h, simd/lanes4.h).
  *
  * Break-even, estimated from the published cycle counts (qemu cannot time
  * anything): OpenSSL's poly1305-armv8.pl gives, in cycles per byte of
@@ -31,19 +33,29 @@
  * cycles of fixed vector cost (three r64 multiplications for r^2..r^4,
  * splitting them into limbs, the final lane fold and the conversions), the
  * vector path wins from about 128 bytes = 8 blocks, which is also where
- * OpenSSL and Linux switch.  On cores whose scalar multiplier is much
+ * OpenSSL and Linux switch; the same figure serves before the powers exist
+ * (cold) and after (warm).  On cores whose scalar multiplier is much
  * stronger than their NEON unit (ThunderX2: 1.17 vs 1.36) the vector path
- * does not win at all; such a core can select generic-r64 by name.
+ * does not win at all; such a core can select generic-r64 by name.  A
+ * build may set either break-even (tools/tune measures them where it can
+ * time).
  */
 
 #include <arm_neon.h>
 #include <stddef.h>
 
-#include "../generic/r64.h"
+#include "../simd/lanes4.h"
 #include "../kernels.h"
 
-/* Below this many blocks in one call, the scalar radix-2^64 path runs. */
-#define NEON_MIN_BLOCKS 8
+#ifndef POLYMAC_NEON_COLD_BLOCKS
+#define POLYMAC_NEON_COLD_BLOCKS 8
+#endif
+#ifndef POLYMAC_NEON_WARM_BLOCKS
+#define POLYMAC_NEON_WARM_BLOCKS 8
+#endif
+_Static_assert(POLYMAC_NEON_WARM_BLOCKS >= 4
+               && POLYMAC_NEON_COLD_BLOCKS >= POLYMAC_NEON_WARM_BLOCKS,
+               "a vector call takes a group of four");
 
 #define M26 0x3ffffffu
 
@@ -52,10 +64,7 @@
 enum { T_R0, T_R1, T_R2, T_R3, T_R4, T_S1, T_S2, T_S3, T_S4, T_COUNT };
 
 struct neon_state {
-    struct polymac_r64 b64;   /* r, and h while the scalar path owns it */
-    uint32_t h26[5];          /* h while the vector path owns it */
-    uint32_t is26;            /* nonzero: h is in h26, else in b64 */
-    uint32_t have_powers;     /* nonzero: pw holds r^1..r^4 for this key */
+    struct polymac_simd26 c;  /* the skeleton's state, h in radix 2^26 */
     /* pw[limb][lane]: lanes 0..3 hold r^4, r^3, r^2, r^1, so that the low
      * half gives (r^4, r^3), the high half (r^2, r^1), and lanes 0 and 2
      * broadcast r^4 and r^2 for the inner steps. */
@@ -64,75 +73,14 @@ struct neon_state {
 
 _Static_assert(sizeof(struct neon_state) <= POLYMAC_KS_BYTES, "state fits");
 
-/* Bytes to wipe when the powers were never made: everything before pw. */
-#define NEON_SMALL_BYTES offsetof(struct neon_state, pw)
-
-static void polymac_init_aarch64_neon(void *ks, const uint8_t r[16])
+/* The skeleton's powers(): r^1..r^4 into the lane table (one level). */
+static void neon_powers(void *ks, uint32_t level)
 {
     struct neon_state *st = ks;
+    uint32_t pw[4][5];                   /* pw[k] = r^(k+1) */
 
-    polymac_r64_init(&st->b64, r);
-    st->is26 = 0;
-    st->have_powers = 0;
-}
-
-/* h: radix 2^64 -> 2^26 (to_r26 keeps every bit; the top limb stays below
- * 5 * 2^24 because h2 <= 4). */
-static inline void neon_to26(struct neon_state *st)
-{
-    uint64_t l[5];
-
-    polymac_r64_to_r26(&st->b64, l);
-    for (int i = 0; i < 5; i++)
-        st->h26[i] = (uint32_t)l[i];
-    st->is26 = 1;
-}
-
-static inline void neon_to64(struct neon_state *st)
-{
-    uint64_t l[5];
-
-    for (int i = 0; i < 5; i++)
-        l[i] = st->h26[i];
-    polymac_r64_from_r26(&st->b64, l);
-    st->is26 = 0;
-}
-
-/* Splits a partially reduced radix-2^64 value (h2 <= 4) into 26-bit limbs,
- * carrying once around so that every limb is at most 2^26: the bound the
- * overflow analysis of the vector step assumes. */
-static inline void neon_limbs(const struct polymac_r64 *p, uint32_t out[5])
-{
-    uint64_t l[5];
-
-    polymac_r64_to_r26(p, l);
-    uint64_t c = l[4] >> 26;
-    l[4] &= M26;
-    l[0] += c * 5;
-    c = l[0] >> 26;
-    l[0] &= M26;
-    l[1] += c;
-    for (int i = 0; i < 5; i++)
-        out[i] = (uint32_t)l[i];
-}
-
-/* r^1..r^4 into the lane table.  Run once per key, on the first call that
- * takes the vector path. */
-static void neon_powers(struct neon_state *st)
-{
-    /* An all-zero block with hibit 0 turns r64_blocks into h = h * r. */
-    static const uint8_t zero[16];
-    struct polymac_r64 p = st->b64;
-    uint32_t pw[4][5];
-
-    p.h0 = p.r0;
-    p.h1 = p.r1;
-    p.h2 = 0;
-    neon_limbs(&p, pw[0]);
-    for (int k = 1; k < 4; k++) {
-        polymac_r64_blocks(&p, zero, 1, 0);
-        neon_limbs(&p, pw[k]);
-    }
+    (void)level;
+    polymac_r26_powers(pw, &st->c.s, 4);
     for (int lane = 0; lane < 4; lane++) {
         const uint32_t *q = pw[3 - lane];
         for (int j = 0; j < 5; j++)
@@ -140,8 +88,6 @@ static void neon_powers(struct neon_state *st)
         for (int j = 1; j < 5; j++)
             st->pw[T_S1 + j - 1][lane] = q[j] * 5;
     }
-    st->have_powers = 1;
-    polymac_wipe(&p, sizeof p);
     polymac_wipe(pw, sizeof pw);
 }
 
@@ -227,7 +173,8 @@ static void neon_powers(struct neon_state *st)
 /*
  * Absorbs 4 * nsteps blocks (nsteps >= 1) into st->h26.
  *
- * Overflow bound: limbs of h below 2^26 + 2^10, of m below 2^26, so
+ * Overflow bound: limbs of h below 2^26 + 2^10 (the top one below
+ * 5 * 2^24 after to_vec, when m's top limb is below 2^25), of m below 2^26, so
  * x = h + m < 2^27; power limbs at most 2^26, S limbs at most 5 * 2^26.
  * A column sums five x * S and five m * S products:
  * 25 * 2^53 + 25 * 2^52 < 2^59, far from 2^64.
@@ -235,6 +182,7 @@ static void neon_powers(struct neon_state *st)
 static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
                        uint32_t hibit)
 {
+    uint32_t *h26 = st->c.h26;
     const uint32x4_t R0 = vld1q_u32(st->pw[T_R0]), R1 = vld1q_u32(st->pw[T_R1]),
                      R2 = vld1q_u32(st->pw[T_R2]), R3 = vld1q_u32(st->pw[T_R3]),
                      R4 = vld1q_u32(st->pw[T_R4]), S1 = vld1q_u32(st->pw[T_S1]),
@@ -246,11 +194,11 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
     uint64x2_t d0, d1, d2, d3, d4;
 
     /* h enters lane A; lane B starts empty. */
-    uint32x2_t h0 = vset_lane_u32(st->h26[0], vdup_n_u32(0), 0);
-    uint32x2_t h1 = vset_lane_u32(st->h26[1], vdup_n_u32(0), 0);
-    uint32x2_t h2 = vset_lane_u32(st->h26[2], vdup_n_u32(0), 0);
-    uint32x2_t h3 = vset_lane_u32(st->h26[3], vdup_n_u32(0), 0);
-    uint32x2_t h4 = vset_lane_u32(st->h26[4], vdup_n_u32(0), 0);
+    uint32x2_t h0 = vset_lane_u32(h26[0], vdup_n_u32(0), 0);
+    uint32x2_t h1 = vset_lane_u32(h26[1], vdup_n_u32(0), 0);
+    uint32x2_t h2 = vset_lane_u32(h26[2], vdup_n_u32(0), 0);
+    uint32x2_t h3 = vset_lane_u32(h26[3], vdup_n_u32(0), 0);
+    uint32x2_t h4 = vset_lane_u32(h26[4], vdup_n_u32(0), 0);
 
     while (--nsteps) {
         NEON_LOAD4(in, L0, L1, L2, L3, L4, hib);
@@ -286,53 +234,34 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
     d3 = vdupq_n_u64(vaddvq_u64(d3));
     d4 = vdupq_n_u64(vaddvq_u64(d4));
     NEON_CARRY(d0, d1, d2, d3, d4);
-    st->h26[0] = (uint32_t)vgetq_lane_u64(d0, 0);
-    st->h26[1] = (uint32_t)vgetq_lane_u64(d1, 0);
-    st->h26[2] = (uint32_t)vgetq_lane_u64(d2, 0);
-    st->h26[3] = (uint32_t)vgetq_lane_u64(d3, 0);
-    st->h26[4] = (uint32_t)vgetq_lane_u64(d4, 0);
+    h26[0] = (uint32_t)vgetq_lane_u64(d0, 0);
+    h26[1] = (uint32_t)vgetq_lane_u64(d1, 0);
+    h26[2] = (uint32_t)vgetq_lane_u64(d2, 0);
+    h26[3] = (uint32_t)vgetq_lane_u64(d3, 0);
+    h26[4] = (uint32_t)vgetq_lane_u64(d4, 0);
 }
 
-static void polymac_blocks_aarch64_neon(void *ks, const uint8_t *in, size_t nblocks,
-                                        uint32_t hibit)
+/* The skeleton's loop(): every whole group of four; the one to three
+ * blocks left go to the scalar code. */
+static size_t neon_loop(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit)
 {
-    struct neon_state *st = ks;
-
-    hibit &= 1;
-    if (nblocks < NEON_MIN_BLOCKS) {
-        if (st->is26)
-            neon_to64(st);
-        polymac_r64_blocks(&st->b64, in, nblocks, hibit);
-        return;
-    }
-    /* The vector step takes four blocks; the odd ones go first, through
-     * the scalar code, so that h leaves in radix 2^26. */
-    size_t rem = nblocks % 4;
-    if (rem) {
-        if (st->is26)
-            neon_to64(st);
-        polymac_r64_blocks(&st->b64, in, rem, hibit);
-        in += 16 * rem;
-        nblocks -= rem;
-    }
-    if (!st->is26)
-        neon_to26(st);
-    if (!st->have_powers)
-        neon_powers(st);
-    neon_steps(st, in, nblocks / 4, hibit);
+    neon_steps(ks, in, nblocks / 4, hibit);
+    return nblocks & ~(size_t)3;
 }
 
-static void polymac_emit_aarch64_neon(void *ks, uint8_t tag[16], const uint8_t s[16])
-{
-    struct neon_state *st = ks;
+static const struct polymac_simd_kernel neon_kernel = {
+    .cold = POLYMAC_NEON_COLD_BLOCKS,
+    .warm = POLYMAC_NEON_WARM_BLOCKS,
+    .level = 1,
+    .powers = neon_powers,
+    .to_vec = polymac_simd26_to_vec,
+    .to_r64 = polymac_simd26_to_r64,
+    .loop = neon_loop,
+    .small = offsetof(struct neon_state, pw),
+    .state = sizeof(struct neon_state),
+};
 
-    if (st->is26)
-        neon_to64(st);
-    polymac_r64_tag(&st->b64, tag, s);
-    /* The flag picks one of two constant lengths: a forged state cannot
-     * make the wipe run past the state. */
-    polymac_wipe(st, st->have_powers ? sizeof *st : NEON_SMALL_BYTES);
-}
+POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel)
 
 const struct polymac_kernel polymac_kernel_aarch64_neon = {
     .name = "aarch64-neon",
@@ -341,8 +270,8 @@ const struct polymac_kernel polymac_kernel_aarch64_neon = {
     .blocks = polymac_blocks_aarch64_neon,
     .emit = polymac_emit_aarch64_neon,
     /* one-shot messages this short would run only the scalar path anyway */
-    .scalar_max = NEON_MIN_BLOCKS * 16 - 1,
+    .scalar_max = POLYMAC_NEON_COLD_BLOCKS * 16 - 1,
     /* the deepest frames -fstack-usage gives, rounded up with room to
      * spare; test_stack checks it under qemu-user */
-    .stack_bytes = 512,       /* deepest measured: 256 (blocks, GCC 12) */
+    .stack_bytes = 512,       /* deepest measured: 304 (blocks, GCC 12) */
 };

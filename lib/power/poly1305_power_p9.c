@@ -2,7 +2,7 @@
  *                        step through vmsumudm's paired 64x64 products */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "../generic/r64.h"
+#include "../simd/skeleton.h"
 #include "../kernels.h"
 
 #include <altivec.h>
@@ -39,17 +39,27 @@ typedef __vector unsigned __int128 vu128;
  * only from 12 blocks up, since it recomputes r^2..r^4 on every call.  We
  * compute the powers once per key, so the first vector call pays what
  * Nettle pays on every call: 12 blocks before the powers exist; once h is
- * in radix 2^44 every later call stays there (no conversion, no setup). */
-#define P9_MIN_BLOCKS_COLD 12
+ * in radix 2^44 a later call needs no setup, only the conversion of h
+ * if a short call ran in between: 4 blocks after.  Pieces of fewer than
+ * four blocks always run the scalar code, as the kernel contract assumes
+ * (stack_bytes_short).  A build may set either break-even (tools/tune
+ * measures them where it can time). */
+#ifndef POLYMAC_P9_COLD_BLOCKS
+#define POLYMAC_P9_COLD_BLOCKS 12
+#endif
+#ifndef POLYMAC_P9_WARM_BLOCKS
+#define POLYMAC_P9_WARM_BLOCKS 4
+#endif
+_Static_assert(POLYMAC_P9_WARM_BLOCKS >= 4
+               && POLYMAC_P9_COLD_BLOCKS >= POLYMAC_P9_WARM_BLOCKS,
+               "short pieces run the scalar code");
 
 #define M44 0xfffffffffffull
 #define M42 0x3ffffffffffull
 
 struct p9_state {
-    struct polymac_r64 sc;      /* r always; h while in_r44 != 1 */
-    uint32_t in_r44;            /* 1: h lives in h44 */
-    uint32_t have_pow;          /* 1: pw holds this key's powers */
-    uint64_t h44[3];
+    struct polymac_simd s;      /* the skeleton's state */
+    uint64_t h44[3];            /* h while s.vec == 1 */
     /* pw[k] = r^k in radix 2^44: limbs 0, 1, 2, then 20 limb1, 20 limb2.
      * pw[0] stays zero: lanes without a block multiply by it. */
     uint64_t pw[5][5];
@@ -61,28 +71,17 @@ struct p9_pair {
     vu64 r0, r1, r2, s1, s2;
 };
 
-static void polymac_init_power_p9(void *ks, const uint8_t r[16])
+/* The skeleton's powers(): r^1..r^4 (one level). */
+static void p9_powers(void *ks, uint32_t level)
 {
     struct p9_state *st = ks;
-    polymac_r64_init(&st->sc, r);
-    st->in_r44 = 0;
-    st->have_pow = 0;
-}
-
-/* r^1..r^4 once per key, the first time a call is long enough. */
-static void p9_powers(struct p9_state *st)
-{
-    static const uint8_t zero[16];
-    struct polymac_r64 t = st->sc;
+    struct polymac_r64 t;
     uint64_t l[3];
 
-    t.h0 = t.r0;
-    t.h1 = t.r1;
-    t.h2 = 0;
+    (void)level;
     memset(st->pw[0], 0, sizeof st->pw[0]);
-    for (int k = 1; k <= 4; k++) {
-        if (k > 1)                       /* h = (h + 0) r: the next power */
-            polymac_r64_blocks(&t, zero, 1, 0);
+    for (unsigned k = 1; k <= 4; k++) {
+        polymac_simd_power(&t, &st->s, k);
         polymac_r64_to_r44(&t, l);       /* h2 <= 4: limb 2 < 2^43 */
         st->pw[k][0] = l[0];
         st->pw[k][1] = l[1];
@@ -92,7 +91,19 @@ static void p9_powers(struct p9_state *st)
     }
     polymac_wipe(&t, sizeof t);
     polymac_wipe(l, sizeof l);
-    st->have_pow = 1;
+}
+
+/* The skeleton's radix conversions. */
+static void p9_to_vec(void *ks)
+{
+    struct p9_state *st = ks;
+    polymac_r64_to_r44(&st->s.sc, st->h44);
+}
+
+static void p9_to_r64(void *ks)
+{
+    struct p9_state *st = ks;
+    polymac_r64_from_r44(&st->s.sc, st->h44);
 }
 
 /* a, b index pw; both <= 4 by construction at every call site. */
@@ -176,25 +187,15 @@ static inline __attribute__((always_inline)) void p9_step(uint64_t h[3], const u
     h[2] = h2;
 }
 
-static void polymac_blocks_power_p9(void *ks, const uint8_t *in, size_t nblocks,
-                                    uint32_t hibit)
+/* The skeleton's loop(): every block, the last one to three by the same
+ * step with lower powers; h stays in radix 2^44. */
+static size_t p9_loop(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit)
 {
     struct p9_state *st = ks;
     const uint64_t hib = (uint64_t)hibit << 40;
+    const size_t all = nblocks;
     uint64_t h[3];
 
-    if (st->in_r44 != 1) {
-        if (nblocks < P9_MIN_BLOCKS_COLD) {
-            polymac_r64_blocks(&st->sc, in, nblocks, hibit);
-            return;
-        }
-        if (st->have_pow != 1)
-            p9_powers(st);
-        polymac_r64_to_r44(&st->sc, st->h44);
-        st->in_r44 = 1;
-    } else if (st->have_pow != 1) {
-        p9_powers(st);  /* only a forged state gets here; keep it defined */
-    }
     h[0] = st->h44[0];
     h[1] = st->h44[1];
     h[2] = st->h44[2];
@@ -216,18 +217,22 @@ static void polymac_blocks_power_p9(void *ks, const uint8_t *in, size_t nblocks,
     st->h44[0] = h[0];
     st->h44[1] = h[1];
     st->h44[2] = h[2];
+    return all;
 }
 
-static void polymac_emit_power_p9(void *ks, uint8_t tag[16], const uint8_t s[16])
-{
-    struct p9_state *st = ks;
-    if (st->in_r44 == 1)
-        polymac_r64_from_r44(&st->sc, st->h44);
-    polymac_r64_tag(&st->sc, tag, s);
-    /* the power table exists only if a long call made it */
-    polymac_wipe(st, st->have_pow == 1 ? sizeof *st
-                                       : offsetof(struct p9_state, pw));
-}
+static const struct polymac_simd_kernel p9_kernel = {
+    .cold = POLYMAC_P9_COLD_BLOCKS,
+    .warm = POLYMAC_P9_WARM_BLOCKS,
+    .level = 1,
+    .powers = p9_powers,
+    .to_vec = p9_to_vec,
+    .to_r64 = p9_to_r64,
+    .loop = p9_loop,
+    .small = offsetof(struct p9_state, pw),
+    .state = sizeof(struct p9_state),
+};
+
+POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel)
 
 const struct polymac_kernel polymac_kernel_power_p9 = {
     .name = "power-p9",
@@ -239,8 +244,8 @@ const struct polymac_kernel polymac_kernel_power_p9 = {
     .blocks = polymac_blocks_power_p9,
     .emit = polymac_emit_power_p9,
     /* one-shot messages this short never reach the vector code */
-    .scalar_max = P9_MIN_BLOCKS_COLD * 16 - 1,
+    .scalar_max = POLYMAC_P9_COLD_BLOCKS * 16 - 1,
     /* the deepest frames -fstack-usage gives, rounded up with room to
      * spare; test_stack checks it under qemu-user */
-    .stack_bytes = 768,       /* deepest measured: 400 (blocks, p9_powers) */
+    .stack_bytes = 768,       /* deepest measured: 544 (blocks, p9_loop) */
 };

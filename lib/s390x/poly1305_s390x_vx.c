@@ -33,9 +33,14 @@ typedef __vector unsigned long long vu64;
  * "sub-cycle" for this vector method on z13+; its vector path starts at
  * 128 bytes, computing the powers on first use as we do.  Hence 8 blocks
  * before the powers exist and 4 once they do; below that the scalar
- * radix-2^64 code of r64.h runs. */
-#define VX_MIN_BLOCKS_COLD 8
-#define VX_MIN_BLOCKS_WARM 4
+ * radix-2^64 code of r64.h runs.  A build may set either (tools/tune
+ * measures them where it can time). */
+#ifndef POLYMAC_VX_COLD_BLOCKS
+#define POLYMAC_VX_COLD_BLOCKS 8
+#endif
+#ifndef POLYMAC_VX_WARM_BLOCKS
+#define POLYMAC_VX_WARM_BLOCKS 4
+#endif
 
 /* VL has no alignment requirement, and vec_xl claims none: one VL with a
  * displacement per load (memcpy here made GCC add address arithmetic and
@@ -122,12 +127,24 @@ static inline void vx_carry(vu64 d[5])
 #  define VX_NO_PREFETCH
 #endif
 
+/* One group: d = (h + the four blocks at in) r, per lane, not carried. */
+static inline void vx_group(vu64 d[5], const uint8_t *in, vu32 hib, vu32 mask, vu32 ins1,
+                            vu32 ins2, vu32 ins3, const vu32 r[10])
+{
+    vu32 m[5], x[5];
+    vx_load4(m, in, hib, mask, ins1, ins2, ins3);
+    #pragma GCC unroll 5
+    for (int i = 0; i < 5; i++)
+        x[i] = (vu32)d[i] + m[i];
+    vx_mul(d, x, m, r);
+}
+
 /* Absorbs 4 ngroups blocks (ngroups >= 1) into h26 and leaves the sum of
  * the lanes, uncarried (each below 2^60), in out. */
 VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
                       size_t ngroups, uint32_t hibit, uint64_t out[5])
 {
-    vu32 r4[10], rl[10], m[5], x[5];
+    vu32 r4[10], rl[10];
     vu64 d[5];
     const vu32 hib = vec_splats(hibit << 24);
     vu32 mask = vec_splats(0x3ffffffu);
@@ -147,25 +164,17 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
     }
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
-        d[i] = (vu64){st->h26[i], 0};         /* h joins lane 0's low block */
+        d[i] = (vu64){st->c.h26[i], 0};       /* h joins lane 0's low block */
 
     for (; ngroups > 1; ngroups--, in += 64) {
-        vx_load4(m, in, hib, mask, ins1, ins2, ins3);
-        #pragma GCC unroll 5
-        for (int i = 0; i < 5; i++)
-            x[i] = (vu32)d[i] + m[i];
-        vx_mul(d, x, m, r4);
+        vx_group(d, in, hib, mask, ins1, ins2, ins3, r4);
         vx_carry(d);
     }
-    vx_load4(m, in, hib, mask, ins1, ins2, ins3);
-    #pragma GCC unroll 5
-    for (int i = 0; i < 5; i++)
-        x[i] = (vu32)d[i] + m[i];
-    vx_mul(d, x, m, rl);
+    vx_group(d, in, hib, mask, ins1, ins2, ins3, rl);
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         out[i] = d[i][0] + d[i][1];
 }
 
 POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
-                      VX_MIN_BLOCKS_COLD, VX_MIN_BLOCKS_WARM, vx_groups);
+                      POLYMAC_VX_COLD_BLOCKS, POLYMAC_VX_WARM_BLOCKS, vx_groups);

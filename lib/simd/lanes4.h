@@ -1,6 +1,6 @@
-/* lanes4.h -- the scalar side of the four-lane radix-2^26 vector kernels
- *             (power-vsx, s390x-vx): state, powers of r, radix switching
- *             and emit; each kernel supplies only its vector loop */
+/* lanes4.h -- the radix-2^26 SIMD kernels' shared parts (h in 26-bit limbs
+ *             between calls, r^1..r^n in 26-bit limbs), and the two-blocks-
+ *             per-lane kernels (power-vsx, s390x-vx) on the skeleton */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_LANES4_H
@@ -10,6 +10,56 @@
 
 #include "skeleton.h"
 #include "../generic/r26.h"
+
+/* ---- Radix 2^26 on 128-bit vectors (aarch64-neon, power-vsx, s390x-vx) */
+
+/* The head of a radix-2^26 kernel's state: the skeleton's part, and h
+ * while it lives in the vector form (s.vec == 1). */
+struct polymac_simd26 {
+    struct polymac_simd s;
+    uint32_t h26[5];            /* limbs < 2^26 + 2^10 after a vector step;
+                                   the top one < 2^27 after to_vec */
+    uint32_t pad_;
+};
+
+/* The skeleton's radix conversions for a state that starts with a struct
+ * polymac_simd26. */
+static inline void polymac_simd26_to_vec(void *ks)
+{
+    struct polymac_simd26 *c = ks;
+    uint64_t l[5];
+    polymac_r64_to_r26(&c->s.sc, l);
+    for (int i = 0; i < 5; i++)
+        c->h26[i] = (uint32_t)l[i];     /* h2 <= 4: limb 4 < 2^27 */
+}
+
+static inline void polymac_simd26_to_r64(void *ks)
+{
+    struct polymac_simd26 *c = ks;
+    uint64_t l[5];
+    for (int i = 0; i < 5; i++)
+        l[i] = c->h26[i];
+    polymac_r64_from_r26(&c->s.sc, l);
+}
+
+/* p[k] = r^(k+1) for k < n, in 26-bit limbs: limbs 0, 2, 3, 4 below 2^26,
+ * limb 1 at most 2^26 (the carry out of the top limb goes around once).
+ * The caller wipes p. */
+static inline void polymac_r26_powers(uint32_t (*p)[5], const struct polymac_simd *s,
+                                      unsigned n)
+{
+    struct polymac_r64 t;
+    uint64_t l[5];
+    for (unsigned k = 0; k < n; k++) {
+        polymac_simd_power(&t, s, k + 1);
+        polymac_r64_to_r26(&t, l);
+        polymac_r26_carry(p[k], l);
+    }
+    polymac_wipe(&t, sizeof t);
+    polymac_wipe(l, sizeof l);
+}
+
+/* ---- Two blocks per 64-bit lane (power-vsx, s390x-vx) */
 
 /* The vector loops keep two blocks in each 64-bit lane: limb i of four
  * blocks shares one register, the lane's low 32-bit word holding block j
@@ -21,7 +71,22 @@
  * nothing is repacked between steps.  The tables hold r^4 in the low
  * words and r^2 in the high ones; the last group's table multiplies lane 0
  * by (r^4, r^2) and lane 1 by (r^3, r), so the two lanes summed give h.
- * Which 32-bit element is the low word depends on the byte order. */
+ * Which 32-bit element is the low word depends on the byte order.
+ *
+ * Why not x86/r26vec.h's layout (one block per 64-bit lane, its limb in
+ * the low word): x86's vpmuludq multiplies only the low word of each
+ * lane, and its 256-bit vectors still hold four lanes, so one register
+ * carries a limb of four blocks.  On 128-bit vectors that layout holds
+ * two lanes: four blocks a step would need ten message-limb registers
+ * instead of five, and either the split (shifts, masks, inserts) run on
+ * two registers per limb or five extra unpacks, for the same 50
+ * multiplies (a 128-bit multiply yields two 64-bit products either way).
+ * POWER's vmulouw/vmuleuw and s390x's VMLOF/VMLEF (and the multiply-adds
+ * VMALOF/VMALEF) multiply either 32-bit word of a lane, so here one
+ * register of four words feeds both multiplies of a step, as NEON's
+ * umlal/umlal2 do with the two halves.  The estimate is the instruction
+ * count above (about 5 to 13 more per step, in loops of about 100 to 200);
+ * it is not measured: tools/kernel-cost models only loops that exist. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #  define POLYMAC_LANES4_LO 1
 #else
@@ -30,12 +95,7 @@
 #define POLYMAC_LANES4_HI (1 - POLYMAC_LANES4_LO)
 
 struct polymac_lanes4 {
-    struct polymac_r64 sc;      /* r always; h while in_r26 != 1 */
-    uint32_t in_r26;            /* 1: h lives in h26 */
-    uint32_t have_pow;          /* 1: the tables below hold this key's powers */
-    uint32_t seen;              /* blocks the scalar code has taken
-                                   (polymac_seen_add, kernel.h) */
-    uint32_t h26[5];            /* h in radix 2^26 (limbs <= 2^26 + 2^12) */
+    struct polymac_simd26 c;
     /* Tables as plain words, loaded with unaligned vector loads: nothing is
      * assumed of ks beyond the contract's alignment, and the struct has no
      * padding that depends on vector alignment. */
@@ -51,33 +111,14 @@ _Static_assert(sizeof(struct polymac_lanes4) <= POLYMAC_KS_BYTES, "state fits");
 typedef void polymac_lanes4_groups(const struct polymac_lanes4 *st, const uint8_t *in,
                                    size_t ngroups, uint32_t hibit, uint64_t out[5]);
 
-static inline void polymac_lanes4_init(void *ks, const uint8_t r[16])
+/* The skeleton's powers(): the tables from r^1..r^4 (one level). */
+static inline void polymac_lanes4_powers(void *ks, uint32_t level)
 {
     struct polymac_lanes4 *st = ks;
-    polymac_r64_init(&st->sc, r);
-    st->in_r26 = 0;
-    st->have_pow = 0;
-    st->seen = 0;
-}
-
-/* Computes r^1..r^4 once per key, in radix 2^26, the first time a call is
- * long enough for the vector code. */
-static inline void polymac_lanes4_powers(struct polymac_lanes4 *st)
-{
-    static const uint8_t zero[16];
-    struct polymac_r64 t = st->sc;
     uint32_t p[4][5];                    /* p[k] = r^(k+1) */
-    uint64_t l[5];
 
-    t.h0 = t.r0;
-    t.h1 = t.r1;
-    t.h2 = 0;
-    for (int k = 0; k < 4; k++) {
-        if (k > 0)                       /* h = (h + 0) r: the next power */
-            polymac_r64_blocks(&t, zero, 1, 0);
-        polymac_r64_to_r26(&t, l);
-        polymac_r26_carry(p[k], l);      /* limbs < 2^26 + 2^6 */
-    }
+    (void)level;
+    polymac_r26_powers(p, &st->c.s, 4);
     for (int i = 0; i < 5; i++) {
         for (int f = 0; f < 2; f++) {       /* f = 1: the 5x limbs */
             uint32_t *k = st->r4[5 * f + i], *l = st->rl[5 * f + i];
@@ -90,95 +131,61 @@ static inline void polymac_lanes4_powers(struct polymac_lanes4 *st)
             l[2 + POLYMAC_LANES4_HI] = m * p[0][i];
         }
     }
-    polymac_wipe(&t, sizeof t);
     polymac_wipe(p, sizeof p);
-    polymac_wipe(l, sizeof l);
-    st->have_pow = 1;
 }
 
-/* h back to radix 2^64 after vector calls. */
-static inline void polymac_lanes4_to_r64(struct polymac_lanes4 *st)
-{
-    uint64_t l[5];
-    for (int i = 0; i < 5; i++)
-        l[i] = st->h26[i];
-    polymac_r64_from_r26(&st->sc, l);
-    st->in_r26 = 0;
-}
-
-/* A kernel's blocks(): the vector loop from min_cold blocks (min_warm once
- * the powers exist), the scalar radix-2^64 code below that and for the one
- * to three blocks left over (min_warm >= 4: the loop takes groups of
- * four).  Before the powers exist, the blocks the scalar code took earlier
- * in the message count towards min_cold, so a stream of short pieces
- * reaches the vector loop too (as on x86).  Flags and the count are only
- * compared, so a forged state can only pick a branch, never an address or
- * a loop bound. */
-static inline void polymac_lanes4_blocks(struct polymac_lanes4 *st, const uint8_t *in,
-                                         size_t nblocks, uint32_t hibit, size_t min_cold,
-                                         size_t min_warm, polymac_lanes4_groups *groups)
-{
-    if (nblocks >= min_warm
-        && (st->have_pow == 1 || polymac_seen_reaches(st->seen, nblocks, min_cold))) {
-        uint64_t l[5];
-        size_t tail = nblocks & 3;
-        if (st->have_pow != 1)
-            polymac_lanes4_powers(st);
-        if (st->in_r26 != 1) {
-            polymac_r64_to_r26(&st->sc, l);
-            for (int i = 0; i < 5; i++)
-                st->h26[i] = (uint32_t)l[i];  /* h2 <= 4: limb 4 < 2^27 */
-            st->in_r26 = 1;
-        }
-        groups(st, in, nblocks >> 2, hibit, l);
-        in += 16 * (nblocks - tail);
-        nblocks = tail;
-        if (!tail) {
-            /* h stays in radix 2^26 for the next long call */
-            polymac_r26_carry(st->h26, l);
-            return;
-        }
-        polymac_r64_from_r26(&st->sc, l);
-        st->in_r26 = 0;
-    } else {
-        if (st->in_r26 == 1) {
-            /* a short call after a long one: back to radix 2^64, once */
-            polymac_lanes4_to_r64(st);
-        }
-        st->seen = polymac_seen_add(st->seen, nblocks);
-    }
-    polymac_r64_blocks(&st->sc, in, nblocks, hibit);
-}
-
-static inline void polymac_lanes4_emit(void *ks, uint8_t tag[16], const uint8_t s[16])
+/* The skeleton's loop(): the groups of four; the one to three blocks left
+ * go to the scalar code, and then the lane sums go straight to radix 2^64
+ * (no carry in radix 2^26 first). */
+static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nblocks,
+                                         uint32_t hibit, polymac_lanes4_groups *groups)
 {
     struct polymac_lanes4 *st = ks;
-    if (st->in_r26 == 1)
-        polymac_lanes4_to_r64(st);
-    polymac_r64_tag(&st->sc, tag, s);
-    /* the power tables exist only if a long call made them */
-    polymac_wipe(st, st->have_pow == 1 ? sizeof *st
-                                       : offsetof(struct polymac_lanes4, r4));
+    uint64_t l[5];
+    size_t tail = nblocks & 3;
+
+    groups(st, in, nblocks >> 2, hibit, l);
+    if (tail) {
+        polymac_r64_from_r26(&st->c.s.sc, l);
+        st->c.s.vec = 0;
+    } else {
+        polymac_r26_carry(st->c.h26, l);
+    }
+    return nblocks - tail;
 }
 
 /* A kernel built on this file: its name, CPU bits, break-evens (blocks,
- * before and after the powers exist) and vector loop.  One-shot messages
- * shorter than the cold break-even never reach the vector code, so the
- * front end runs them inline (scalar_max). */
-#define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold, warm, groups_fn)            \
-    static void polymac_blocks_##sym(void *ks, const uint8_t *in, size_t nblocks,   \
+ * before and after the powers exist; warm >= 4, the loop takes groups of
+ * four) and vector loop.  One-shot messages shorter than the cold
+ * break-even never reach the vector code, so the front end runs them
+ * inline (scalar_max). */
+#define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold_, warm_, groups_fn)             \
+    _Static_assert((warm_) >= 4 && (cold_) >= (warm_), "a call takes a group");     \
+    static size_t polymac_loop_##sym(void *ks, const uint8_t *in, size_t nblocks,   \
                                      uint32_t hibit)                               \
     {                                                                              \
-        polymac_lanes4_blocks(ks, in, nblocks, hibit, cold, warm, groups_fn);      \
+        return polymac_lanes4_loop(ks, in, nblocks, hibit, groups_fn);             \
     }                                                                              \
+    static const struct polymac_simd_kernel polymac_simd_##sym = {                 \
+        .cold = (cold_),                                                           \
+        .warm = (warm_),                                                           \
+        .level = 1,                                                                \
+        .powers = polymac_lanes4_powers,                                           \
+        .to_vec = polymac_simd26_to_vec,                                           \
+        .to_r64 = polymac_simd26_to_r64,                                           \
+        .loop = polymac_loop_##sym,                                                \
+        .small = offsetof(struct polymac_lanes4, r4),                              \
+        .state = sizeof(struct polymac_lanes4),                                    \
+    };                                                                             \
+    POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_lanes4, c.s, polymac_simd_##sym)     \
     const struct polymac_kernel polymac_kernel_##sym = {                           \
         .name = kname,                                                             \
         .cpu_required = cpu,                                                       \
-        .init = polymac_lanes4_init,                                               \
+        .init = polymac_init_##sym,                                                \
         .blocks = polymac_blocks_##sym,                                            \
-        .emit = polymac_lanes4_emit,                                               \
-        .scalar_max = (cold) * 16 - 1,                                             \
-        .stack_bytes = 1536,   /* deepest measured: 1000 (s390x), 816 (ppc64le) */\
+        .emit = polymac_emit_##sym,                                                \
+        .scalar_max = (cold_) * 16 - 1,                                            \
+        .stack_bytes = 1536,   /* deepest measured: 1080 (s390x), 864 (ppc64le) */\
     }
 
 #endif

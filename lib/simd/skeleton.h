@@ -107,6 +107,23 @@ POLYMAC_SIMD_INLINE void polymac_simd_init(struct polymac_simd *s, const uint8_t
     s->seen = 0;
 }
 
+/* The powers of r a kernel's tables hold, one at a time, in radix 2^64
+ * (h2 <= 4): t = r^k for k = 1, 2, ... called in that order (k = 1 takes
+ * r from s, k > 1 multiplies t by r).  The caller wipes t. */
+static inline void polymac_simd_power(struct polymac_r64 *t, const struct polymac_simd *s,
+                                      unsigned k)
+{
+    static const uint8_t zero[16];
+    if (k <= 1) {
+        *t = s->sc;
+        t->h0 = t->r0;
+        t->h1 = t->r1;
+        t->h2 = 0;
+    } else {
+        polymac_r64_blocks(t, zero, 1, 0);    /* h = (h + 0) r */
+    }
+}
+
 /* Whether a call of nblocks takes a vector path needing level, with the
  * break-evens cold and warm. */
 POLYMAC_SIMD_INLINE int polymac_simd_takes(const struct polymac_simd *s, size_t nblocks,
