@@ -335,14 +335,19 @@ IFMA_INLINE struct ifma_h ifma_shift_carry(struct ifma_acc a)
  * faster, so instructions, shifts above all (one port runs them), are
  * what this schedule saves: the factors 20 go on x (ready before y, a
  * permutation of x) as IFMAs, each limb's products chain through one
- * accumulator, and the carries are sequential, with 1-cycle shifts and
- * adds where they lie on the chain.  With x, y below 2^45 per limb the
- * bounds of ifma_mulred hold; the result is carried to limbs below 2^44,
- * 2^44 + 2^5, 2^42.
+ * accumulator (in an order of its own: ifma_prod's made a one-shot
+ * message's powers slower), and the carries are sequential, with 1-cycle
+ * shifts and adds where they lie on the chain.  With x, y below 2^45 per
+ * limb the bounds of ifma_mulred hold; the result is carried to limbs
+ * below 2^44, 2^44 + 2^5, 2^42.
  */
 IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
 {
-    return ifma_shift_carry(ifma_prod(ifma_acc_zero(), y, ifma_mkpow(x.h0, x.h1, x.h2)));
+    const __m512i u1 = ifma_times20(x.h1), u2 = ifma_times20(x.h2);
+    struct ifma_acc a = ifma_madd3(ifma_acc_zero(), u2, y.h1, u2, y.h2, x.h2, y.h0);
+    a = ifma_madd3(a, x.h0, y.h0, x.h0, y.h1, x.h0, y.h2);
+    a = ifma_madd3(a, u1, y.h2, x.h1, y.h0, x.h1, y.h1);
+    return ifma_shift_carry(a);
 }
 
 /*
@@ -934,20 +939,28 @@ IFMA_INLINE void ifma_burn(void)
     polymac_x86_burn(IFMA_VECTOR_STACK);
 }
 
-/* The skeleton's wipe: n bytes (a multiple of 16, of the state), 64 at a
- * time and then 16: with the powers made, vector stores cost a quarter of
- * what memset takes here. */
+/* The skeleton's wipe, for its two lengths: small, the first line, or
+ * the whole state.  Vector stores at constant offsets, two tables per
+ * loop step (as one run of stores GCC makes it rep stos, which like
+ * memset costs about ten cycles more a message). */
 static void ifma_wipe(void *p, size_t n)
 {
-    uint8_t *q = p;
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64)
-        _mm512_storeu_si512((void *)(q + i), _mm512_setzero_si512());
-    for (; i + 16 <= n; i += 16)
-        _mm_storeu_si128((__m128i *)(q + i), _mm_setzero_si128());
-    __asm__ __volatile__("" : : "r"(q) : "memory");
+    struct ifma_state *st = p;
+    const __m512i z = _mm512_setzero_si512();
+    _mm512_storeu_si512(p, z);
+    if (n > 64) {
+        for (unsigned i = 0; i < 2; i++)
+            for (unsigned v = 0; v < 3; v++) {
+                _mm512_storeu_si512((void *)st->pw[i][v], z);
+                _mm512_storeu_si512((void *)st->v[i][v], z);
+            }
+        _mm_storeu_si128((__m128i *)st->s16, _mm_setzero_si128());
+    }
+    __asm__ __volatile__("" : : "r"(p) : "memory");
 }
-_Static_assert(sizeof(struct ifma_state) % 16 == 0, "the wipe covers the state");
+_Static_assert(offsetof(struct ifma_state, pw) == 64, "small is the first line");
+_Static_assert(offsetof(struct ifma_state, s16) + sizeof(((struct ifma_state *)0)->s16)
+                   == sizeof(struct ifma_state), "the wipe covers the state");
 
 static const struct polymac_simd_kernel ifma_kernel = {
     .cold = IFMA_MIN_BLOCKS_COLD,
@@ -978,14 +991,21 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
 {
     struct ifma_state *st = ks;
 
-    if (st->sm.vec == 1 && st->sm.powers >= IFMA_LEVEL) {
-        if (nblocks % 16 == 0 && nblocks > 0 && st->pend != 1 && ifma_t(st) == 0)
-            ifma_absorb_groups(st, in, nblocks / 16, hibit);
-        else if (nblocks >= IFMA_MIN_BLOCKS_LANES)
-            ifma_absorb(st, in, nblocks, hibit);
-        else if (nblocks > 0)
-            ifma_short(st, in, nblocks, hibit);
-        return;
+    if (st->sm.vec == 1) {
+        if (st->sm.powers >= IFMA_LEVEL) {
+            if (nblocks % 16 == 0 && nblocks > 0 && st->pend != 1 && ifma_t(st) == 0)
+                ifma_absorb_groups(st, in, nblocks / 16, hibit);
+            else if (nblocks >= IFMA_MIN_BLOCKS_LANES)
+                ifma_absorb(st, in, nblocks, hibit);
+            else if (nblocks > 0)
+                ifma_short(st, in, nblocks, hibit);
+            return;
+        }
+        /* lanes without powers: a forged state, whose tag is wrong
+         * anyway; h is taken as it stands in radix 2^64, so that the
+         * lanes are never written without the powers that make emit
+         * wipe them (and the scalar path needs no merge) */
+        st->sm.vec = 0;
     }
     polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit);
 }
