@@ -941,8 +941,8 @@ IFMA_INLINE void ifma_burn(void)
 
 /* The skeleton's wipe, for its two lengths: small, the first line, or
  * the whole state.  Vector stores at constant offsets, two tables per
- * loop step (as one run of stores GCC makes it rep stos, which like
- * memset costs about ten cycles more a message). */
+ * loop step (as one run of stores GCC makes it rep stos, which, like
+ * memset, starts slower than these stores take). */
 static void ifma_wipe(void *p, size_t n)
 {
     struct ifma_state *st = p;
@@ -1041,13 +1041,8 @@ const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
 int polymac_test_set_h_x86_avx512ifma(void *ks, const struct polymac_test_h *h)
 {
     struct ifma_state *st = ks;
-    if (h->form == POLYMAC_TEST_R64) {
-        st->sm.sc.h0 = h->v[0];
-        st->sm.sc.h1 = h->v[1];
-        st->sm.sc.h2 = h->v[2];
-        st->sm.vec = 0;
+    if (polymac_simd_test_set_r64(&st->sm, h) == 0)
         return 0;
-    }
     if (h->form == POLYMAC_TEST_LANES && st->sm.powers >= IFMA_LEVEL && h->t < 16) {
         for (unsigned i = 0; i < 3; i++)
             for (unsigned j = 0; j < 16; j++)
