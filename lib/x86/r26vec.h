@@ -13,8 +13,10 @@
 #define POLYMAC_R26VEC_MASK 0x3ffffffu
 
 /* h (or a power of r) in each 64-bit lane: five 26-bit limbs, one vector
- * each.  Named members, not an array: GCC 12 keeps arrays of vectors in
- * memory. */
+ * each.  The functions below take and return them by value and are always
+ * inlined, so that GCC keeps the limbs in registers; written out limb by
+ * limb, not as loops, which change GCC's inlining of the kernels' vector
+ * paths (their frames must stay as measured: burn.h). */
 struct r26v4 {
     __m256i l0, l1, l2, l3, l4;
 };
