@@ -15,8 +15,9 @@
 /* h (or a power of r) in each 64-bit lane: five 26-bit limbs, one vector
  * each.  The functions below take and return them by value and are always
  * inlined, so that GCC keeps the limbs in registers; written out limb by
- * limb, not as loops, which change GCC's inlining of the kernels' vector
- * paths (their frames must stay as measured: burn.h). */
+ * limb (the rounds' loops are unrolled by pragma), since plain loops
+ * changed GCC's inlining of the kernels' vector paths, whose frames must
+ * stay as measured (burn.h). */
 struct r26v4 {
     __m256i l0, l1, l2, l3, l4;
 };
