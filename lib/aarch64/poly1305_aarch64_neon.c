@@ -146,22 +146,18 @@ static void neon_powers(void *ks, uint32_t level)
  * with S = 5 R.  MUL starts a column set, MLA accumulates into it. */
 #define NEON_PRODUCT(OP, d0, d1, d2, d3, d4, x0, x1, x2, x3, x4, ...)             \
     do {                                                                          \
-        d0 = OP(d0, x0, R0, __VA_ARGS__); d1 = OP(d1, x0, R1, __VA_ARGS__);       \
-        d2 = OP(d2, x0, R2, __VA_ARGS__); d3 = OP(d3, x0, R3, __VA_ARGS__);       \
-        d4 = OP(d4, x0, R4, __VA_ARGS__);                                         \
-        d0 = OP(d0, x1, S4, __VA_ARGS__); d1 = OP(d1, x1, R0, __VA_ARGS__);       \
-        d2 = OP(d2, x1, R1, __VA_ARGS__); d3 = OP(d3, x1, R2, __VA_ARGS__);       \
-        d4 = OP(d4, x1, R3, __VA_ARGS__);                                         \
-        d0 = OP(d0, x2, S3, __VA_ARGS__); d1 = OP(d1, x2, S4, __VA_ARGS__);       \
-        d2 = OP(d2, x2, R0, __VA_ARGS__); d3 = OP(d3, x2, R1, __VA_ARGS__);       \
-        d4 = OP(d4, x2, R2, __VA_ARGS__);                                         \
-        d0 = OP(d0, x3, S2, __VA_ARGS__); d1 = OP(d1, x3, S3, __VA_ARGS__);       \
-        d2 = OP(d2, x3, S4, __VA_ARGS__); d3 = OP(d3, x3, R0, __VA_ARGS__);       \
-        d4 = OP(d4, x3, R1, __VA_ARGS__);                                         \
-        d0 = OP(d0, x4, S1, __VA_ARGS__); d1 = OP(d1, x4, S2, __VA_ARGS__);       \
-        d2 = OP(d2, x4, S3, __VA_ARGS__); d3 = OP(d3, x4, S4, __VA_ARGS__);       \
-        d4 = OP(d4, x4, R0, __VA_ARGS__);                                         \
+        NEON_ROW(OP, d0, d1, d2, d3, d4, x0, R0, R1, R2, R3, R4, __VA_ARGS__);    \
+        NEON_ROW(OP, d0, d1, d2, d3, d4, x1, S4, R0, R1, R2, R3, __VA_ARGS__);    \
+        NEON_ROW(OP, d0, d1, d2, d3, d4, x2, S3, S4, R0, R1, R2, __VA_ARGS__);    \
+        NEON_ROW(OP, d0, d1, d2, d3, d4, x3, S2, S3, S4, R0, R1, __VA_ARGS__);    \
+        NEON_ROW(OP, d0, d1, d2, d3, d4, x4, S1, S2, S3, S4, R0, __VA_ARGS__);    \
     } while (0)
+
+/* One limb x of the product: column k gains x times T<k>. */
+#define NEON_ROW(OP, d0, d1, d2, d3, d4, x, T0, T1, T2, T3, T4, ...)               \
+    d0 = OP(d0, x, T0, __VA_ARGS__); d1 = OP(d1, x, T1, __VA_ARGS__);             \
+    d2 = OP(d2, x, T2, __VA_ARGS__); d3 = OP(d3, x, T3, __VA_ARGS__);             \
+    d4 = OP(d4, x, T4, __VA_ARGS__)
 
 /* The operations NEON_PRODUCT combines: by one broadcast lane of the table
  * (the inner steps), or lane-wise by the table's low or high half. */
