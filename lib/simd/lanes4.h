@@ -77,16 +77,18 @@ static inline void polymac_r26_powers(uint32_t (*p)[5], const struct polymac_sim
  * the low word): x86's vpmuludq multiplies only the low word of each
  * lane, and its 256-bit vectors still hold four lanes, so one register
  * carries a limb of four blocks.  On 128-bit vectors that layout holds
- * two lanes: four blocks a step would need ten message-limb registers
- * instead of five, and either the split (shifts, masks, inserts) run on
- * two registers per limb or five extra unpacks, for the same 50
- * multiplies (a 128-bit multiply yields two 64-bit products either way).
- * POWER's vmulouw/vmuleuw and s390x's VMLOF/VMLEF (and the multiply-adds
- * VMALOF/VMALEF) multiply either 32-bit word of a lane, so here one
- * register of four words feeds both multiplies of a step, as NEON's
- * umlal/umlal2 do with the two halves.  The estimate is the instruction
- * count above (about 5 to 13 more per step, in loops of about 100 to 200);
- * it is not measured: tools/kernel-cost models only loops that exist. */
+ * two: four blocks a step need ten message-limb registers, not five, and
+ * a second table with r^2 in the low words, for the same 50 multiplies
+ * (a 128-bit multiply yields two 64-bit products either way).  POWER's
+ * vmulouw/vmuleuw and s390x's VMLOF/VMLEF (and VMALOF/VMALEF) multiply
+ * either word of a lane, so here one register of four words feeds both
+ * multiplies of a step, as NEON's umlal/umlal2 do with its two halves.
+ * Measured with tools/kernel-cost on s390x-vx, the other layout in its
+ * cheapest form (the blocks two later shifted into their own registers,
+ * one VESRLG a limb, and multiplied with VMALOF by a shifted table) is
+ * 117 instructions a step instead of 102 (the shifts and, out of vector
+ * registers, the second table reloaded every step): 13.8 instead of 12.5
+ * cycles a block on the z14, z15 and z16 models. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #  define POLYMAC_LANES4_LO 1
 #else
