@@ -13,10 +13,7 @@ _Static_assert(sizeof(struct r26_state) <= POLYMAC_KS_BYTES, "state fits");
 static void polymac_init_generic_r26(void *ks, const uint8_t r[16])
 {
     struct r26_state *st = ks;
-    uint32_t l[5];
-    polymac_r26_split(l, r, 0);
-    polymac_r26_key_set(&st->key, l);
-    memset(st->h, 0, sizeof st->h);
+    polymac_r26_start(&st->key, st->h, r);
 }
 
 static void polymac_blocks_generic_r26(void *ks, const uint8_t *in, size_t nblocks,

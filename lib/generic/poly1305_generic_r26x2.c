@@ -15,10 +15,7 @@ _Static_assert(sizeof(struct r26x2_state) <= POLYMAC_KS_BYTES, "state fits");
 static void polymac_init_generic_r26x2(void *ks, const uint8_t r[16])
 {
     struct r26x2_state *st = ks;
-    uint32_t l[5];
-    polymac_r26_split(l, r, 0);
-    polymac_r26_key_set(&st->r1, l);
-    memset(st->h, 0, sizeof st->h);
+    polymac_r26_start(&st->r1, st->h, r);
     st->have_r2 = 0;
 }
 

@@ -37,6 +37,16 @@ static inline void polymac_r26_key_set(struct polymac_r26_key *k, const uint32_t
     }
 }
 
+/* A message's start: the key from the clamped r, h = 0. */
+static inline void polymac_r26_start(struct polymac_r26_key *k, uint32_t h[5],
+                                     const uint8_t r[16])
+{
+    uint32_t l[5];
+    polymac_r26_split(l, r, 0);
+    polymac_r26_key_set(k, l);
+    memset(h, 0, 5 * sizeof h[0]);
+}
+
 /* d += h r (mod p, before carrying).  With h limbs < 2^27 and r limbs
  * < 2^26, each d < 5 2^27 2^28.33 < 2^58: two products fit one d. */
 static inline void polymac_r26_mul_acc(uint64_t d[5], const uint32_t h[5],
