@@ -259,15 +259,8 @@ static const struct polymac_simd_kernel neon_kernel = {
 
 POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel)
 
-const struct polymac_kernel polymac_kernel_aarch64_neon = {
-    .name = "aarch64-neon",
-    .cpu_required = POLYMAC_CPU_ARM_NEON,
-    .init = polymac_init_aarch64_neon,
-    .blocks = polymac_blocks_aarch64_neon,
-    .emit = polymac_emit_aarch64_neon,
-    /* one-shot messages this short would run only the scalar path anyway */
-    .scalar_max = POLYMAC_NEON_COLD_BLOCKS * 16 - 1,
-    /* the deepest frames -fstack-usage gives, rounded up with room to
-     * spare; test_stack checks it under qemu-user */
-    .stack_bytes = 512,       /* deepest measured: 304 (blocks, GCC 12) */
-};
+/* stack: the deepest frames -fstack-usage gives, rounded up with room to
+ * spare; test_stack checks it under qemu-user */
+POLYMAC_SIMD_REGISTER(aarch64_neon, "aarch64-neon", POLYMAC_CPU_ARM_NEON,
+                      POLYMAC_NEON_COLD_BLOCKS,
+                      .stack_bytes = 512);      /* deepest measured: 304 (blocks, GCC 12) */

@@ -251,18 +251,11 @@ static const struct polymac_simd_kernel p9_kernel = {
 
 POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel)
 
-const struct polymac_kernel polymac_kernel_power_p9 = {
-    .name = "power-p9",
-    .cpu_required = POLYMAC_CPU_PPC_ISA300 | POLYMAC_CPU_PPC_VSX,
-    /* usable on POWER10, but its loop is slower there than power-vsx's
-     * under LLVM's pwr10 model (README, Static cost model) */
-    .cpu_avoid = POLYMAC_CPU_PPC_ISA310,
-    .init = polymac_init_power_p9,
-    .blocks = polymac_blocks_power_p9,
-    .emit = polymac_emit_power_p9,
-    /* one-shot messages this short never reach the vector code */
-    .scalar_max = POLYMAC_P9_COLD_BLOCKS * 16 - 1,
-    /* the deepest frames -fstack-usage gives, rounded up with room to
-     * spare; test_stack checks it under qemu-user */
-    .stack_bytes = 768,       /* deepest measured: 608 (blocks, p9_loop) */
-};
+/* Usable on POWER10, but its loop is slower there than power-vsx's under
+ * LLVM's pwr10 model (README, Static cost model).  Stack: the deepest
+ * frames -fstack-usage gives, rounded up with room to spare; test_stack
+ * checks it under qemu-user. */
+POLYMAC_SIMD_REGISTER(power_p9, "power-p9", POLYMAC_CPU_PPC_ISA300 | POLYMAC_CPU_PPC_VSX,
+                      POLYMAC_P9_COLD_BLOCKS,
+                      .cpu_avoid = POLYMAC_CPU_PPC_ISA310,
+                      .stack_bytes = 768);      /* deepest measured: 608 (blocks, p9_loop) */

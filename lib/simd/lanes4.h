@@ -180,14 +180,7 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
         .state = sizeof(struct polymac_lanes4),                                    \
     };                                                                             \
     POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_lanes4, c.s, polymac_simd_##sym)     \
-    const struct polymac_kernel polymac_kernel_##sym = {                           \
-        .name = kname,                                                             \
-        .cpu_required = cpu,                                                       \
-        .init = polymac_init_##sym,                                                \
-        .blocks = polymac_blocks_##sym,                                            \
-        .emit = polymac_emit_##sym,                                                \
-        .scalar_max = (cold_) * 16 - 1,                                            \
-        .stack_bytes = 1536,   /* deepest measured: 1080 (s390x), 864 (ppc64le) */\
-    }
+    /* stack: deepest measured 1080 (s390x), 864 (ppc64le) */                   \
+    POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold_, .stack_bytes = 1536)
 
 #endif

@@ -271,4 +271,24 @@ static inline int polymac_simd_test_set_r64(struct polymac_simd *s,
 }
 #endif
 
+/*
+ * A skeleton kernel's registration: its name, the CPU bits it needs, its
+ * cold break-even in blocks, then any further fields (.cpu_avoid,
+ * .stack_bytes, .lanes, ...).  init, blocks and emit are the functions
+ * POLYMAC_SIMD_FUNCTIONS defines (or the kernel's own of those names);
+ * scalar_max follows the cold break-even: a one-shot message shorter than
+ * that never reaches the vector code, so the front end runs it inline.
+ */
+#define POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold, ...)                         \
+    const struct polymac_kernel polymac_kernel_##sym = {                          \
+        .name = kname,                                                            \
+        .cpu_required = (cpu),                                                    \
+        .init = polymac_init_##sym,                                               \
+        .blocks = polymac_blocks_##sym,                                           \
+        .emit = polymac_emit_##sym,                                               \
+        .scalar_max = (cold) * 16 - 1,                                            \
+        __VA_ARGS__                                                               \
+    }
+
+
 #endif

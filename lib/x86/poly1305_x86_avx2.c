@@ -145,19 +145,11 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
 
 POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
 
-const struct polymac_kernel polymac_kernel_x86_avx2 = {
-    .name = "x86-avx2",
-    .cpu_required = POLYMAC_CPU_X86_AVX2,
-    .init = polymac_init_x86_avx2,
-    .blocks = polymac_blocks_x86_avx2,
-    .emit = polymac_emit_x86_avx2,
-    /* a one-shot message this short has fewer full blocks than the cold
-     * break-even, so blocks() would run the scalar code anyway */
-    .scalar_max = POLYMAC_AVX2_COLD_BLOCKS * 16 - 1,
-    .stack_bytes = 0,            /* its functions zero their own (burn.h) */
-    /* no batch lanes: four lanes in radix 2^26, one message each, lost
-     * to the one-shot path at every batch measured (README, Batch) */
-};
+/* Its functions zero their own stack (burn.h).  No batch lanes: four
+ * lanes in radix 2^26, one message each, lost to the one-shot path at
+ * every batch measured (README, Batch). */
+POLYMAC_SIMD_REGISTER(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_BLOCKS,
+                      .stack_bytes = 0);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64, in h26, or in the lanes

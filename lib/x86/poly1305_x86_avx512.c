@@ -33,11 +33,6 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
 #ifndef POLYMAC_AVX512_MIN8_WARM
 #define POLYMAC_AVX512_MIN8_WARM 5
 #endif
-/* The front end's scalar one-shot limit: below MIN4_COLD blocks, blocks()
- * would run the scalar code anyway. */
-#ifndef POLYMAC_AVX512_SCALAR_MAX
-#define POLYMAC_AVX512_SCALAR_MAX (POLYMAC_AVX512_MIN4_COLD * 16 - 1)
-#endif
 _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
                POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
                "break-even below one group");
@@ -300,16 +295,11 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
     polymac_simd_emit(st, &st->v.s, &polymac_simd4_x86_avx512, tag, s);
 }
 
-const struct polymac_kernel polymac_kernel_x86_avx512 = {
-    .name = "x86-avx512",
-    .cpu_required = POLYMAC_CPU_X86_AVX512F,
-    .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
-    .init = polymac_init_x86_avx512,
-    .blocks = polymac_blocks_x86_avx512,
-    .emit = polymac_emit_x86_avx512,
-    .scalar_max = POLYMAC_AVX512_SCALAR_MAX,
-    .stack_bytes = 0,            /* its functions zero their own (burn.h) */
-};
+/* Its functions zero their own stack (burn.h). */
+POLYMAC_SIMD_REGISTER(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
+                      POLYMAC_AVX512_MIN4_COLD,
+                      .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
+                      .stack_bytes = 0);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64 or in h26

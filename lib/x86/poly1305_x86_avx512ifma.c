@@ -1018,20 +1018,14 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
 /* the batch entry, on the arithmetic above */
 #include "poly1305_x86_avx512ifma_lanes.h"
 
-const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
-    .name = "x86-avx512ifma",
-    /* the down-clocking cores (lib/cpu.c) have no IFMA: nothing to avoid */
-    .cpu_required = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
-    .init = polymac_init_x86_avx512ifma,
-    .blocks = polymac_blocks_x86_avx512ifma,
-    .emit = polymac_emit_x86_avx512ifma,
-    /* a one-shot below the cold break-even runs the scalar r64 code
-     * either way: the front end runs it inline */
-    .scalar_max = IFMA_MIN_BLOCKS_COLD * 16 - 1,
-    .stack_bytes = 0,            /* its functions zero their own (burn.h) */
-    .lanes = polymac_lanes_x86_avx512ifma,
-    .lanes_max = IFMA_LANES_MAX,
-};
+/* The down-clocking cores (lib/cpu.c) have no IFMA: nothing to avoid.
+ * Its functions zero their own stack (burn.h). */
+POLYMAC_SIMD_REGISTER(x86_avx512ifma, "x86-avx512ifma",
+                      POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
+                      IFMA_MIN_BLOCKS_COLD,
+                      .stack_bytes = 0,
+                      .lanes = polymac_lanes_x86_avx512ifma,
+                      .lanes_max = IFMA_LANES_MAX);
 
 #ifdef POLYMAC_TEST_KERNELS
 #include "../test_inject.h"
