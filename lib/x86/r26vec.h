@@ -317,13 +317,8 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const uint64_
 static inline int polymac_r26vec_test_set_h(struct polymac_r26vec *v,
                                             const struct polymac_test_h *h)
 {
-    if (h->form == POLYMAC_TEST_R64) {
-        v->s.sc.h0 = h->v[0];
-        v->s.sc.h1 = h->v[1];
-        v->s.sc.h2 = h->v[2];
-        v->s.vec = 0;
+    if (polymac_simd_test_set_r64(&v->s, h) == 0)
         return 0;
-    }
     if (h->form == POLYMAC_TEST_R26) {
         memcpy(v->h26, h->v, sizeof v->h26);
         v->s.vec = 1;
