@@ -12,11 +12,48 @@
 #if defined(POLYMAC_USE_CPU_FEATURES) && defined(__x86_64__)
 #  include "cpuinfo_x86.h"
 #endif
+#if defined(__x86_64__) && !defined(POLYMAC_USE_CPU_FEATURES)
+#  include <cpuid.h>
+#endif
 #if defined(__linux__) && !defined(__x86_64__)
 #  include <sys/auxv.h>
 #endif
+#include "x86/tuning.h"
 
 #define PROBED (1u << 31)
+
+#if defined(__x86_64__) && !defined(POLYMAC_USE_CPU_FEATURES)
+/* Vendor, family and model from CPUID leaves 0 and 1, as the SDM and
+ * AMD's manual combine them (and /proc/cpuinfo prints them): the extended
+ * family is added to a base family of 15, the extended model is the high
+ * nibble of the model for base families 6 and 15. */
+static void x86_id(uint32_t *vendor, uint32_t *family, uint32_t *model)
+{
+    unsigned a, b, c, d;
+    *vendor = POLYMAC_X86_VENDOR_OTHER;
+    *family = *model = 0;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return;
+    char v[13];
+    memcpy(v, &b, 4);
+    memcpy(v + 4, &d, 4);
+    memcpy(v + 8, &c, 4);
+    v[12] = 0;
+    if (strcmp(v, "GenuineIntel") == 0)
+        *vendor = POLYMAC_X86_VENDOR_INTEL;
+    else if (strcmp(v, "AuthenticAMD") == 0)
+        *vendor = POLYMAC_X86_VENDOR_AMD;
+    if (a < 1 || !__get_cpuid(1, &a, &b, &c, &d))
+        return;
+    uint32_t fam = (a >> 8) & 0xf, mod = (a >> 4) & 0xf;
+    if (fam == 6 || fam == 15)
+        mod |= ((a >> 16) & 0xf) << 4;
+    if (fam == 15)
+        fam += (a >> 20) & 0xff;
+    *family = fam;
+    *model = mod;
+}
+#endif
 
 static uint32_t probe(void)
 {
@@ -38,6 +75,13 @@ static uint32_t probe(void)
      * multiplies, slowing the code around ours too. */
     if (GetX86Microarchitecture(&info) == INTEL_SKL && f->avx512f != 0)
         b |= POLYMAC_CPU_X86_ZMM_DOWNCLOCK;
+    /* the break-evens for this core (x86/tuning.c), before any kernel is
+     * selected */
+    uint32_t vendor = strcmp(info.vendor, "GenuineIntel") == 0   ? POLYMAC_X86_VENDOR_INTEL
+                      : strcmp(info.vendor, "AuthenticAMD") == 0 ? POLYMAC_X86_VENDOR_AMD
+                                                                 : POLYMAC_X86_VENDOR_OTHER;
+    polymac_x86_tuning_use(polymac_x86_tuning_find(vendor, (uint32_t)info.family,
+                                                   (uint32_t)info.model));
 #  else
     /* libgcc's probe also checks XCR0 */
     __builtin_cpu_init();
@@ -53,6 +97,11 @@ static uint32_t probe(void)
     if (__builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake")
         || __builtin_cpu_is("cooperlake"))
         b |= POLYMAC_CPU_X86_ZMM_DOWNCLOCK;
+    /* the break-evens for this core (x86/tuning.c), before any kernel is
+     * selected: the same row cpu_features would give */
+    uint32_t vendor, family, model;
+    x86_id(&vendor, &family, &model);
+    polymac_x86_tuning_use(polymac_x86_tuning_find(vendor, family, model));
 #  endif
 #elif defined(__aarch64__)
     if (getauxval(AT_HWCAP) & (1ul << 1))   /* HWCAP_ASIMD */
@@ -73,6 +122,10 @@ static uint32_t probe(void)
     unsigned long hw = getauxval(AT_HWCAP);
     if (hw & 2048ul)                                /* HWCAP_S390_VX */
         b |= POLYMAC_CPU_S390X_VX;
+#endif
+#if !defined(__x86_64__)
+    /* no x86 kernel here: the default row, which nothing reads */
+    polymac_x86_tuning_use(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_OTHER, 0, 0));
 #endif
     return b;
 }

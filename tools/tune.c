@@ -1,5 +1,6 @@
 /* tune.c -- tools/tune's helper: each usable x86 kernel's cold and warm
- *           break-evens timed on this machine, beside the values compiled in */
+ *           break-evens timed on this machine, beside the values of the
+ *           library's row for this CPU (x86/tuning.c) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
@@ -26,6 +27,8 @@
 #include "kernel.h"
 #include "generic/r64.h"
 #include "tune.h"
+#include "cpu.h"
+#include "x86/tuning.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -265,7 +268,7 @@ static size_t row_nmax(const struct tune_row *row)
     if (n == 0) {
         /* twice the compiled value and then some, so that a break-even
          * that moved is still inside */
-        n = 2 * row->compiled + 8;
+        n = 2 * (size_t)*row->compiled + 8;
         if (n < 24)
             n = 24;
     }
@@ -380,6 +383,10 @@ static void print_cpu(void)
         uarch = " (Zen 5)";
     printf("CPU: %s family %u model %u stepping %u%s: %s\n", vendor, family, model, stepping,
            uarch, p);
+    /* the values "compiled" compares against: the library's row for this
+     * CPU, chosen by the same probe (x86/tuning.c) */
+    const struct polymac_x86_tuning_row *row = polymac_x86_tuning_row();
+    printf("break-even row: %s (%s)\n", row->name, row->source);
 #else
     printf("CPU: (not x86: no CPUID)\n");
 #endif
@@ -418,6 +425,8 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    /* the probe chooses the row whose values the rows compare against */
+    (void)polymac_cpu_bits();
 
     srand(1305);
     for (size_t i = 0; i < sizeof msgbuf; i++)
@@ -543,11 +552,12 @@ int main(int argc, char **argv)
         /* loss: the worst length between the compiled and the measured
          * value, where the compiled value runs the path that loses (per
          * cent of the faster path's cost) */
+        const size_t compiled = *row->compiled;
         double loss = 0, noise = 0;
-        size_t a = row->compiled < med ? row->compiled : med;
-        size_t b = row->compiled < med ? med : row->compiled;
+        size_t a = compiled < med ? compiled : med;
+        size_t b = compiled < med ? med : compiled;
         for (size_t n = a < row->nmin ? row->nmin : a; n < b && n <= hi; n++) {
-            int runs_fast = n >= row->compiled;
+            int runs_fast = n >= compiled;
             double x = runs_fast ? m.diff[n] : -m.diff[n];   /* > 0: it loses */
             double best = m.fast[n] < m.slow[n] ? m.fast[n] : m.slow[n];
             if (x > 0 && best > 0 && 100 * x / best > loss) {
@@ -558,10 +568,10 @@ int main(int argc, char **argv)
         /* outside the sweeps' break-evens (the noise of the quantity
          * compared), unless it costs less than 1% at its worst length:
          * a flat crossing, finer than any benchmark of this project */
-        int differs = (row->compiled < lo || row->compiled > top) && loss >= 1.0;
+        int differs = (compiled < lo || compiled > top) && loss >= 1.0;
         /* the lowest value a kernel allows is where the sweep starts: a
          * break-even there may lie lower still */
-        if (row->compiled <= row->nmin && lo <= row->nmin)
+        if (compiled <= row->nmin && lo <= row->nmin)
             differs = 0;
         flagged |= differs;
         char mbuf[16], sbuf[24];
@@ -569,7 +579,7 @@ int main(int argc, char **argv)
                  med > hi ? hi : med);
         snprintf(sbuf, sizeof sbuf, "%zu-%zu%s", lo, top > hi ? hi : top, top > hi ? "+" : "");
         printf("%-15s %-26s %-16s %8zu %8s %9s %6.1f%% %6.1f%%  %s\n", row->kernel,
-               row->name, row->against, row->compiled, mbuf, sbuf, loss, noise,
+               row->name, row->against, compiled, mbuf, sbuf, loss, noise,
                differs ? "DIFFERS" : "");
         if (verbose) {
             printf("    n   fast   slow   fast-slow (median of the sweeps)\n");

@@ -6,6 +6,7 @@
 #define POLYMAC_TUNE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kernel.h"
 
@@ -15,7 +16,8 @@
  * tools/tune_<kernel>.c that defines the kernel's break-even macros (each
  * #ifndef-overridable in the source) and renames the kernel object before
  * it includes the source.  Variant 0 leaves the macros alone: it gives the
- * values compiled into the library and the rows below.
+ * rows below, and runs with the values of the library's row for this CPU
+ * (x86/tuning.c; tools/tune compiles the probe and the table in again).
  */
 
 /* How a row times a length of n blocks (docs/tuning.md, "tools/tune"). */
@@ -36,7 +38,8 @@ enum tune_mode {
 struct tune_row {
     const char *kernel;        /* registry name */
     const char *name;          /* the threshold's macro */
-    size_t compiled;           /* its value in the library */
+    const uint32_t *compiled;  /* its value in the library: the CPU's row
+                                  (x86/tuning.c), read once the probe ran */
     enum tune_mode mode;
     /* the build where the path the threshold guards runs from nmin on,
      * and the build where it never runs (NULL: the scalar one-shot) */

@@ -6,7 +6,8 @@
 
 /*
  * TUNE_VARIANT (tools/meson.build builds 0 to 4):
- *   0  the source as the library has it
+ *   0  the source as the library has it (the values of the row the CPU
+ *      probe chose: x86/tuning.c)
  *   1  COLD and WARM at the lowest the kernel allows (one group of four)
  *   2  as 1, WARM never: a call on a warm state runs the scalar code
  *   3  as 1, R8 at 1: the first vector call makes r^8
@@ -29,15 +30,15 @@
 #include "../lib/x86/poly1305_x86_avx2.c"
 
 #if TUNE_VARIANT == 0
-extern const struct polymac_kernel tune_x86_avx2_1, tune_x86_avx2_2, tune_x86_avx2_3,
+extern struct polymac_kernel tune_x86_avx2_1, tune_x86_avx2_2, tune_x86_avx2_3,
     tune_x86_avx2_4;
 
 const struct tune_row tune_rows_x86_avx2[] = {
-    {"x86-avx2", "POLYMAC_AVX2_COLD_BLOCKS", POLYMAC_AVX2_COLD_BLOCKS, TUNE_COLD,
+    {"x86-avx2", "POLYMAC_AVX2_COLD_BLOCKS", &polymac_x86_tuned.avx2_cold, TUNE_COLD,
      &tune_x86_avx2_1, NULL, "r64 one-shot", 4, 0},
-    {"x86-avx2", "POLYMAC_AVX2_WARM_BLOCKS", POLYMAC_AVX2_WARM_BLOCKS, TUNE_WARM,
+    {"x86-avx2", "POLYMAC_AVX2_WARM_BLOCKS", &polymac_x86_tuned.avx2_warm, TUNE_WARM,
      &tune_x86_avx2_1, &tune_x86_avx2_2, "scalar", 4, 0},
-    {"x86-avx2", "POLYMAC_AVX2_R8_BLOCKS", POLYMAC_AVX2_R8_BLOCKS, TUNE_COLD,
+    {"x86-avx2", "POLYMAC_AVX2_R8_BLOCKS", &polymac_x86_tuned.avx2_r8, TUNE_COLD,
      &tune_x86_avx2_3, &tune_x86_avx2_4, "one-group loop", 4, 0},
     {0},
 };

@@ -6,7 +6,8 @@
 
 /*
  * TUNE_VARIANT (tools/meson.build builds 0 to 3):
- *   0  the source as the library has it
+ *   0  the source as the library has it (the values of the row the CPU
+ *      probe chose: x86/tuning.c)
  *   1  four lanes only, from the lowest the kernel allows (one group)
  *   2  as 1, and eight lanes from one block
  *   3  no vector path on a warm state (cold from one group, four lanes)
@@ -25,17 +26,17 @@
 #include "../lib/x86/poly1305_x86_avx512.c"
 
 #if TUNE_VARIANT == 0
-extern const struct polymac_kernel tune_x86_avx512_1, tune_x86_avx512_2, tune_x86_avx512_3;
+extern struct polymac_kernel tune_x86_avx512_1, tune_x86_avx512_2, tune_x86_avx512_3;
 
 const struct tune_row tune_rows_x86_avx512[] = {
-    {"x86-avx512", "POLYMAC_AVX512_MIN4_COLD", POLYMAC_AVX512_MIN4_COLD, TUNE_COLD,
+    {"x86-avx512", "POLYMAC_AVX512_MIN4_COLD", &polymac_x86_tuned.avx512_min4_cold, TUNE_COLD,
      &tune_x86_avx512_1, NULL, "r64 one-shot", 4, 0},
-    {"x86-avx512", "POLYMAC_AVX512_MIN4_WARM", POLYMAC_AVX512_MIN4_WARM, TUNE_WARM,
+    {"x86-avx512", "POLYMAC_AVX512_MIN4_WARM", &polymac_x86_tuned.avx512_min4_warm, TUNE_WARM,
      &tune_x86_avx512_1, &tune_x86_avx512_3, "scalar", 4, 0},
     /* the baseline of the eight lanes: four from one group, scalar below */
-    {"x86-avx512", "POLYMAC_AVX512_MIN8_COLD", POLYMAC_AVX512_MIN8_COLD, TUNE_COLD,
+    {"x86-avx512", "POLYMAC_AVX512_MIN8_COLD", &polymac_x86_tuned.avx512_min8_cold, TUNE_COLD,
      &tune_x86_avx512_2, &tune_x86_avx512_1, "four lanes", 1, 0},
-    {"x86-avx512", "POLYMAC_AVX512_MIN8_WARM", POLYMAC_AVX512_MIN8_WARM, TUNE_WARM,
+    {"x86-avx512", "POLYMAC_AVX512_MIN8_WARM", &polymac_x86_tuned.avx512_min8_warm, TUNE_WARM,
      &tune_x86_avx512_2, &tune_x86_avx512_1, "four lanes", 1, 0},
     {0},
 };

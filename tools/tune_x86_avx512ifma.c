@@ -6,7 +6,8 @@
 
 /*
  * TUNE_VARIANT (tools/meson.build builds 0 to 3):
- *   0  the source as the library has it
+ *   0  the source as the library has it (the values of the row the CPU
+ *      probe chose: x86/tuning.c)
  *   1  every threshold at 1: the vector path for any call
  *   2  as 1, WARM never: a call on a warm state runs the scalar code
  *   3  as 1, LANES at 16: a call of fewer blocks on live lanes goes
@@ -25,16 +26,16 @@
 #include "../lib/x86/poly1305_x86_avx512ifma.c"
 
 #if TUNE_VARIANT == 0
-extern const struct polymac_kernel tune_x86_avx512ifma_1, tune_x86_avx512ifma_2,
+extern struct polymac_kernel tune_x86_avx512ifma_1, tune_x86_avx512ifma_2,
     tune_x86_avx512ifma_3;
 
 const struct tune_row tune_rows_x86_avx512ifma[] = {
-    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_COLD", IFMA_MIN_BLOCKS_COLD, TUNE_COLD,
+    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_COLD", &polymac_x86_tuned.ifma_cold, TUNE_COLD,
      &tune_x86_avx512ifma_1, NULL, "r64 one-shot", 1, 0},
-    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_WARM", IFMA_MIN_BLOCKS_WARM, TUNE_WARM,
+    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_WARM", &polymac_x86_tuned.ifma_warm, TUNE_WARM,
      &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_2, "scalar", 1, 0},
     /* 16 blocks and more are whole groups on either build */
-    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_LANES", IFMA_MIN_BLOCKS_LANES, TUNE_LIVE,
+    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_LANES", &polymac_x86_tuned.ifma_lanes, TUNE_LIVE,
      &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_3, "scalar, pending", 1, 15},
     {0},
 };

@@ -72,8 +72,12 @@ struct polymac_simd_kernel {
     /* Break-evens in blocks per call: the vector path runs from warm
      * blocks once the powers exist, and before that from cold blocks
      * counted over the message (seen).  Where the numbers come from:
-     * tools/tune. */
+     * tools/tune.  A kernel whose break-evens depend on the CPU (the x86
+     * ones: x86/tuning.c) points cold_at and warm_at at the values the
+     * CPU probe chose, read at each call (one load from a fixed address);
+     * NULL: cold and warm as given. */
     size_t cold, warm;
+    const uint32_t *cold_at, *warm_at;
     /* The power level the loop needs (powers >= level: the tables are
      * made). */
     uint32_t level;
@@ -122,6 +126,18 @@ static inline void polymac_simd_power(struct polymac_r64 *t, const struct polyma
     } else {
         polymac_r64_blocks(t, zero, 1, 0);    /* h = (h + 0) r */
     }
+}
+
+/* The break-evens a kernel runs with: its own, or the CPU's (cold_at,
+ * warm_at). */
+POLYMAC_SIMD_INLINE size_t polymac_simd_cold(const struct polymac_simd_kernel *k)
+{
+    return k->cold_at ? *k->cold_at : k->cold;
+}
+
+POLYMAC_SIMD_INLINE size_t polymac_simd_warm(const struct polymac_simd_kernel *k)
+{
+    return k->warm_at ? *k->warm_at : k->warm;
 }
 
 /* Whether a call of nblocks takes a vector path needing level, with the
@@ -200,7 +216,7 @@ POLYMAC_SIMD_INLINE void polymac_simd_blocks(void *st, struct polymac_simd *s,
                                              const uint8_t *in, size_t nblocks,
                                              uint32_t hibit)
 {
-    if (polymac_simd_takes(s, nblocks, k->cold, k->warm, k->level)) {
+    if (polymac_simd_takes(s, nblocks, polymac_simd_cold(k), polymac_simd_warm(k), k->level)) {
         vector(st, in, nblocks, hibit);
         if (k->after)
             k->after();
@@ -281,6 +297,25 @@ static inline int polymac_simd_test_set_r64(struct polymac_simd *s,
  */
 #define POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold, ...)                         \
     const struct polymac_kernel polymac_kernel_##sym = {                          \
+        .name = kname,                                                            \
+        .cpu_required = (cpu),                                                    \
+        .init = polymac_init_##sym,                                               \
+        .blocks = polymac_blocks_##sym,                                           \
+        .emit = polymac_emit_##sym,                                               \
+        .scalar_max = (cold) * 16 - 1,                                            \
+        __VA_ARGS__                                                               \
+    }
+
+/*
+ * The same for a kernel whose cold break-even depends on the CPU (the x86
+ * kernels: x86/tuning.c): its entry is not const, since the CPU probe
+ * sets its scalar_max from the row it chose, before any kernel is
+ * selected (the front end's check stays one load, of the entry); cold
+ * gives the value until then, the default row's.  Nothing else in the
+ * entry is ever written.  kernels.h declares such an entry without const.
+ */
+#define POLYMAC_SIMD_REGISTER_TUNED(sym, kname, cpu, cold, ...)                   \
+    struct polymac_kernel polymac_kernel_##sym = {                                \
         .name = kname,                                                            \
         .cpu_required = (cpu),                                                    \
         .init = polymac_init_##sym,                                               \

@@ -4,6 +4,7 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "burn.h"
+#include "tuning.h"
 #include "../kernels.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
@@ -24,23 +25,36 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 
 /* Break-evens in blocks per call, of the vector path against the scalar
  * radix-2^64 code: COLD while the powers of r are not yet computed
- * (counted over the message, simd/skeleton.h), WARM once they are.  The
- * numbers are measured by tools/tune, here on Intel Emerald Rapids. */
-#ifndef POLYMAC_AVX2_COLD_BLOCKS
-#define POLYMAC_AVX2_COLD_BLOCKS 36
+ * (counted over the message, simd/skeleton.h), WARM once they are.  R8:
+ * the first call of at least this many blocks computes r^8 (once per
+ * key) for the core's two-group loop, which beats the one-group loop from
+ * there.  Each is the CPU's, from the table the CPU probe chose its row
+ * in (x86/tuning.c, measured by tools/tune); a macro defined on the
+ * command line fixes its value instead (tools/tune's forced builds). */
+#ifdef POLYMAC_AVX2_COLD_BLOCKS
+static const uint32_t polymac_avx2_cold = POLYMAC_AVX2_COLD_BLOCKS;
+#define AVX2_COLD_AT (&polymac_avx2_cold)
+_Static_assert(POLYMAC_AVX2_COLD_BLOCKS >= 4, "break-even below one group");
+#else
+#define AVX2_COLD_AT (&polymac_x86_tuned.avx2_cold)
+#define POLYMAC_AVX2_COLD_INIT POLYMAC_X86_DEFAULT_AVX2_COLD
 #endif
-#ifndef POLYMAC_AVX2_WARM_BLOCKS
-#define POLYMAC_AVX2_WARM_BLOCKS 4
+#ifdef POLYMAC_AVX2_WARM_BLOCKS
+static const uint32_t polymac_avx2_warm = POLYMAC_AVX2_WARM_BLOCKS;
+#define AVX2_WARM_AT (&polymac_avx2_warm)
+_Static_assert(POLYMAC_AVX2_WARM_BLOCKS >= 4, "break-even below one group");
+#else
+#define AVX2_WARM_AT (&polymac_x86_tuned.avx2_warm)
 #endif
-/* The first call of at least this many blocks computes r^8 (once per key)
- * for the core's two-group loop, which beats the one-group loop from
- * there; measured by tools/tune, here on Intel Emerald Rapids. */
-#ifndef POLYMAC_AVX2_R8_BLOCKS
-#define POLYMAC_AVX2_R8_BLOCKS 32
+#ifdef POLYMAC_AVX2_R8_BLOCKS
+#define AVX2_R8 ((size_t)(POLYMAC_AVX2_R8_BLOCKS))
+#else
+#define AVX2_R8 ((size_t)polymac_x86_tuned.avx2_r8)
 #endif
-/* the vector path needs at least one group of four */
-_Static_assert(POLYMAC_AVX2_WARM_BLOCKS >= 4 && POLYMAC_AVX2_COLD_BLOCKS >= 4,
-               "break-even below one group");
+/* the value scalar_max starts from (the probe sets the CPU's) */
+#ifndef POLYMAC_AVX2_COLD_INIT
+#define POLYMAC_AVX2_COLD_INIT POLYMAC_AVX2_COLD_BLOCKS
+#endif
 
 /* The depth of dead stack the vector path leaves, zeroed after it
  * (burn.h), measured with GCC 12: the return address and 48 bytes of
@@ -103,8 +117,8 @@ static void polymac_after_x86_avx2(void)
 }
 
 static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
-    .cold = POLYMAC_AVX2_COLD_BLOCKS,
-    .warm = POLYMAC_AVX2_WARM_BLOCKS,
+    .cold_at = AVX2_COLD_AT,
+    .warm_at = AVX2_WARM_AT,
     .level = 4,
     .powers = polymac_powers_x86_avx2,
     .to_vec = polymac_to_vec_x86_avx2,
@@ -125,7 +139,7 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     st->first = 0;
     /* r^8 for the two-group loop, once a call is long enough to repay it
      * or a stream's later call has two groups */
-    if (nblocks >= POLYMAC_AVX2_R8_BLOCKS || (warm && nblocks >= 8))
+    if (nblocks >= AVX2_R8 || (warm && nblocks >= 8))
         polymac_simd_powers(st, &st->v.s, &polymac_simd_x86_avx2, 8);
     const uint64_t *r8 = st->v.s.powers >= 8 ? st->r8 : NULL;
     /* A later call of whole groups (a streamed message) leaves the lanes
@@ -148,8 +162,8 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
 /* Its functions zero their own stack (burn.h).  No batch lanes: four
  * lanes in radix 2^26, one message each, lost to the one-shot path at
  * every batch measured (README, Batch). */
-POLYMAC_SIMD_REGISTER(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_BLOCKS,
-                      .stack_bytes = 0);
+POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,
+                            .stack_bytes = 0);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64, in h26, or in the lanes

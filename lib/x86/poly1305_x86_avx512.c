@@ -4,6 +4,7 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "burn.h"
+#include "tuning.h"
 #include "../kernels.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
@@ -19,23 +20,38 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * runs, from MIN4 the four-lane core, from MIN8 the eight-lane one.  COLD
  * while the powers the path needs are not yet computed (counted over the
  * message, simd/skeleton.h; MIN8_COLD also while only the four-lane ones
- * are), WARM once they are.  The numbers are measured by tools/tune, here
- * on Intel Emerald Rapids. */
-#ifndef POLYMAC_AVX512_MIN4_COLD
-#define POLYMAC_AVX512_MIN4_COLD 36
+ * are), WARM once they are.  Each is the CPU's, from the table the CPU
+ * probe chose its row in (x86/tuning.c, measured by tools/tune); a macro
+ * defined on the command line fixes its value instead (tools/tune's
+ * forced builds). */
+#ifdef POLYMAC_AVX512_MIN4_COLD
+static const uint32_t polymac_avx512_min4_cold = POLYMAC_AVX512_MIN4_COLD;
+#define AVX512_MIN4_COLD_AT (&polymac_avx512_min4_cold)
+#define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_AVX512_MIN4_COLD
+_Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4, "break-even below one group");
+#else
+#define AVX512_MIN4_COLD_AT (&polymac_x86_tuned.avx512_min4_cold)
+#define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD
 #endif
-#ifndef POLYMAC_AVX512_MIN4_WARM
-#define POLYMAC_AVX512_MIN4_WARM 4
+#ifdef POLYMAC_AVX512_MIN4_WARM
+static const uint32_t polymac_avx512_min4_warm = POLYMAC_AVX512_MIN4_WARM;
+#define AVX512_MIN4_WARM_AT (&polymac_avx512_min4_warm)
+_Static_assert(POLYMAC_AVX512_MIN4_WARM >= 4, "break-even below one group");
+#else
+#define AVX512_MIN4_WARM_AT (&polymac_x86_tuned.avx512_min4_warm)
 #endif
-#ifndef POLYMAC_AVX512_MIN8_COLD
-#define POLYMAC_AVX512_MIN8_COLD 46
+#ifdef POLYMAC_AVX512_MIN8_COLD
+#define AVX512_MIN8_COLD ((size_t)(POLYMAC_AVX512_MIN8_COLD))
+_Static_assert(POLYMAC_AVX512_MIN8_COLD >= 1, "break-even below one block");
+#else
+#define AVX512_MIN8_COLD ((size_t)polymac_x86_tuned.avx512_min8_cold)
 #endif
-#ifndef POLYMAC_AVX512_MIN8_WARM
-#define POLYMAC_AVX512_MIN8_WARM 5
+#ifdef POLYMAC_AVX512_MIN8_WARM
+#define AVX512_MIN8_WARM ((size_t)(POLYMAC_AVX512_MIN8_WARM))
+_Static_assert(POLYMAC_AVX512_MIN8_WARM >= 1, "break-even below one block");
+#else
+#define AVX512_MIN8_WARM ((size_t)polymac_x86_tuned.avx512_min8_warm)
 #endif
-_Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4 &&
-               POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
-               "break-even below one group");
 
 /* The depth of dead stack each vector path leaves, zeroed after it
  * (burn.h), measured with GCC 12: the return address, pushes, the
@@ -234,6 +250,7 @@ static size_t polymac_loop16_x86_avx512(void *ks, const uint8_t *in, size_t nblo
 #define POLYMAC_AVX512_PATH(lvl, loopfn)                                     \
     {                                                                        \
         .level = (lvl), .loop = (loopfn), .powers = polymac_powers_x86_avx512, \
+        .cold_at = AVX512_MIN4_COLD_AT, .warm_at = AVX512_MIN4_WARM_AT,      \
         .to_vec = polymac_to_vec_x86_avx512, .to_r64 = polymac_to_r64_x86_avx512, \
         .wipe = polymac_wipe_x86_avx512, .small = sizeof(struct polymac_simd),  \
         .state = sizeof(struct avx512_state),                                \
@@ -271,7 +288,7 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
     struct avx512_state *st = ks;
     struct polymac_simd *s = &st->v.s;
 
-    if (polymac_simd_takes(s, nblocks, POLYMAC_AVX512_MIN8_COLD, POLYMAC_AVX512_MIN8_WARM, 8)) {
+    if (polymac_simd_takes(s, nblocks, AVX512_MIN8_COLD, AVX512_MIN8_WARM, 8)) {
         /* the two-group loop: more than eight groups after the first */
         if (nblocks > 64) {
             polymac_vector16_x86_avx512(st, in, nblocks, hibit);
@@ -280,8 +297,8 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
             polymac_vector8_x86_avx512(st, in, nblocks, hibit);
             polymac_x86_burn(POLYMAC_AVX512_VECTOR8_STACK);
         }
-    } else if (polymac_simd_takes(s, nblocks, POLYMAC_AVX512_MIN4_COLD,
-                                  POLYMAC_AVX512_MIN4_WARM, 4)) {
+    } else if (polymac_simd_takes(s, nblocks, polymac_simd_cold(&polymac_simd4_x86_avx512),
+                                  polymac_simd_warm(&polymac_simd4_x86_avx512), 4)) {
         polymac_vector4_x86_avx512(st, in, nblocks, hibit);
         polymac_x86_burn(POLYMAC_AVX512_VECTOR4_STACK);
     } else {
@@ -296,10 +313,10 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
 }
 
 /* Its functions zero their own stack (burn.h). */
-POLYMAC_SIMD_REGISTER(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
-                      POLYMAC_AVX512_MIN4_COLD,
-                      .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
-                      .stack_bytes = 0);
+POLYMAC_SIMD_REGISTER_TUNED(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
+                            POLYMAC_AVX512_MIN4_COLD_INIT,
+                            .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
+                            .stack_bytes = 0);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64 or in h26

@@ -5,6 +5,7 @@
 
 #include "../simd/skeleton.h"
 #include "burn.h"
+#include "tuning.h"
 #include "../kernels.h"
 
 /*
@@ -77,27 +78,44 @@
 
 /*
  * The break-evens, in blocks per call, between the scalar radix-2^64 code
- * and the vector path (simd/skeleton.h).  Each is overridable with -D;
- * the numbers come from tools/tune on Intel Emerald Rapids (history:
- * docs/tuning.md).
+ * and the vector path (simd/skeleton.h).  Each is the CPU's, from the
+ * table the CPU probe chose its row in (x86/tuning.c, measured by
+ * tools/tune; history: docs/tuning.md); a macro defined on the command
+ * line fixes its value instead (tools/tune's forced builds).
  */
 /* COLD: the first vector call for a key, which also computes r^1..r^16;
  * the blocks the scalar code took earlier in the message count. */
-#ifndef IFMA_MIN_BLOCKS_COLD
-#define IFMA_MIN_BLOCKS_COLD 23
+#ifdef IFMA_MIN_BLOCKS_COLD
+static const uint32_t ifma_cold = IFMA_MIN_BLOCKS_COLD;
+#define IFMA_COLD_AT (&ifma_cold)
+#define IFMA_COLD_INIT IFMA_MIN_BLOCKS_COLD
+#else
+#define IFMA_COLD_AT (&polymac_x86_tuned.ifma_cold)
+#define IFMA_COLD_INIT POLYMAC_X86_DEFAULT_IFMA_COLD
 #endif
 /* WARM: the powers exist and the lanes are not live (a warm call makes
  * them live, and the merge moves into emit). */
-#ifndef IFMA_MIN_BLOCKS_WARM
-#define IFMA_MIN_BLOCKS_WARM 3
+#ifdef IFMA_MIN_BLOCKS_WARM
+static const uint32_t ifma_warm = IFMA_MIN_BLOCKS_WARM;
+#define IFMA_WARM_AT (&ifma_warm)
+#else
+#define IFMA_WARM_AT (&polymac_x86_tuned.ifma_warm)
 #endif
 /* LANES: the lanes are live (a stream after its first vector call):
- * ifma_absorb from here, ifma_short below. */
-#ifndef IFMA_MIN_BLOCKS_LANES
-#define IFMA_MIN_BLOCKS_LANES 3
-#endif
-/* ifma_short keeps t + n below 16 for its n < IFMA_MIN_BLOCKS_LANES */
+ * ifma_absorb from here, ifma_short below.  ifma_short keeps t + n below
+ * 16 for its n < LANES: LANES is at most 16 (the table's rows are
+ * checked; ifma_lanes clamps what it reads all the same). */
+#ifdef IFMA_MIN_BLOCKS_LANES
 _Static_assert(IFMA_MIN_BLOCKS_LANES >= 1 && IFMA_MIN_BLOCKS_LANES <= 16, "short calls fit t");
+#define IFMA_LANES ((size_t)(IFMA_MIN_BLOCKS_LANES))
+#else
+static inline size_t ifma_lanes(void)
+{
+    uint32_t n = polymac_x86_tuned.ifma_lanes;
+    return n <= 16 ? n : 16;
+}
+#define IFMA_LANES ifma_lanes()
+#endif
 
 struct ifma_state {
     /* r; h while sm.vec != 1; whether the powers exist (level 1: pw and
@@ -963,8 +981,8 @@ _Static_assert(offsetof(struct ifma_state, s16) + sizeof(((struct ifma_state *)0
                    == sizeof(struct ifma_state), "the wipe covers the state");
 
 static const struct polymac_simd_kernel ifma_kernel = {
-    .cold = IFMA_MIN_BLOCKS_COLD,
-    .warm = IFMA_MIN_BLOCKS_WARM,
+    .cold_at = IFMA_COLD_AT,
+    .warm_at = IFMA_WARM_AT,
     .level = IFMA_LEVEL,
     /* powers, to_vec and loop are for polymac_simd_vector, which IFMA
      * does not use: ifma_vector is its whole vector path, and the live
@@ -995,7 +1013,7 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
         if (st->sm.powers >= IFMA_LEVEL) {
             if (nblocks % 16 == 0 && nblocks > 0 && st->pend != 1 && ifma_t(st) == 0)
                 ifma_absorb_groups(st, in, nblocks / 16, hibit);
-            else if (nblocks >= IFMA_MIN_BLOCKS_LANES)
+            else if (nblocks >= IFMA_LANES)
                 ifma_absorb(st, in, nblocks, hibit);
             else if (nblocks > 0)
                 ifma_short(st, in, nblocks, hibit);
@@ -1020,12 +1038,12 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
 
 /* The down-clocking cores (lib/cpu.c) have no IFMA: nothing to avoid.
  * Its functions zero their own stack (burn.h). */
-POLYMAC_SIMD_REGISTER(x86_avx512ifma, "x86-avx512ifma",
-                      POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
-                      IFMA_MIN_BLOCKS_COLD,
-                      .stack_bytes = 0,
-                      .lanes = polymac_lanes_x86_avx512ifma,
-                      .lanes_max = IFMA_LANES_MAX);
+POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
+                            POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
+                            IFMA_COLD_INIT,
+                            .stack_bytes = 0,
+                            .lanes = polymac_lanes_x86_avx512ifma,
+                            .lanes_max = IFMA_LANES_MAX);
 
 #ifdef POLYMAC_TEST_KERNELS
 #include "../test_inject.h"

@@ -1,0 +1,138 @@
+/* tuning.c -- the x86 kernels' break-evens per microarchitecture, and
+ *             the row the CPU probe chose */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "tuning.h"
+#include "../kernel.h"
+#include "../cpu.h"
+
+/*
+ * One row per CPU measured with tools/tune, each with its source: the
+ * date, the CPU and the tool (docs/tuning.md keeps the runs behind each
+ * row; the README's break-even table lists the rows).  A CPU gets a row
+ * only from a measurement on it; a row for a CPU not yet measured says so
+ * and holds the default.  The default row, last, is the values compiled
+ * in before this table existed: every CPU without a row of its own keeps
+ * the behaviour it had.  On other architectures the probe chooses the
+ * default row, which no kernel there reads.
+ */
+#define POLYMAC_X86_DEFAULT_ROW                                                   \
+    {                                                                             \
+        POLYMAC_X86_DEFAULT_AVX2_COLD, POLYMAC_X86_DEFAULT_AVX2_WARM,             \
+        POLYMAC_X86_DEFAULT_AVX2_R8, POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD,        \
+        POLYMAC_X86_DEFAULT_AVX512_MIN4_WARM, POLYMAC_X86_DEFAULT_AVX512_MIN8_COLD, \
+        POLYMAC_X86_DEFAULT_AVX512_MIN8_WARM, POLYMAC_X86_DEFAULT_IFMA_COLD,      \
+        POLYMAC_X86_DEFAULT_IFMA_WARM, POLYMAC_X86_DEFAULT_IFMA_LANES,            \
+    }
+
+const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
+    /* tools/tune, 2026-12-01 06:17-06:18 UTC, Intel Xeon family 6 model
+     * 207 stepping 2 (Emerald Rapids), 2 cores shared (load 0.6 to 0.8):
+     * three runs, the median of each threshold's three (docs/tuning.md,
+     * "Rows per CPU") */
+    {"intel-emerald-rapids", "tools/tune 2026-12-01, Intel Xeon family 6 model 207",
+     POLYMAC_X86_VENDOR_INTEL, 6, 207,
+     {.avx2_cold = 64, .avx2_warm = 20, .avx2_r8 = 21,
+      .avx512_min4_cold = 55, .avx512_min4_warm = 16,
+      .avx512_min8_cold = 45, .avx512_min8_warm = 13,
+      .ifma_cold = 31, .ifma_warm = 5, .ifma_lanes = 4}},
+    /* AMD Zen 5 (Turin, Granite Ridge: family 26): not yet measured with
+     * tools/tune; the default values until a run on one fills this row */
+    {"amd-zen5", "not yet measured: the default row",
+     POLYMAC_X86_VENDOR_AMD, 26, POLYMAC_X86_ANY_MODEL, POLYMAC_X86_DEFAULT_ROW},
+    /* every other CPU: the values compiled in until 2026-12-01, measured
+     * with tools/tune on Intel Emerald Rapids (docs/tuning.md) */
+    {"default", "the values compiled in until 2026-12-01 (tools/tune, Intel Emerald Rapids)",
+     POLYMAC_X86_VENDOR_OTHER, 0, 0, POLYMAC_X86_DEFAULT_ROW},
+};
+const unsigned polymac_x86_tuning_nrows =
+    sizeof polymac_x86_tuning_rows / sizeof polymac_x86_tuning_rows[0];
+
+/* What each kernel allows (its sources say why): the vector paths need
+ * one group (four blocks for the four-lane cores), and IFMA's short calls
+ * keep t + n below 16.  Checked here for every row, so that no value a
+ * kernel reads is one it does not allow (the rows are not constant
+ * expressions: polymac_x86_tuning_use checks the row it is given, and
+ * tools/tune-row checks every row). */
+#define ROW_OK(r)                                                                 \
+    ((r).avx2_cold >= 4 && (r).avx2_warm >= 4 && (r).avx2_r8 >= 1                 \
+     && (r).avx512_min4_cold >= 4 && (r).avx512_min4_warm >= 4                    \
+     && (r).avx512_min8_cold >= 1 && (r).avx512_min8_warm >= 1                    \
+     && (r).ifma_cold >= 1 && (r).ifma_warm >= 1                                  \
+     && (r).ifma_lanes >= 1 && (r).ifma_lanes <= 16)
+_Static_assert(POLYMAC_X86_DEFAULT_AVX2_COLD >= 4 && POLYMAC_X86_DEFAULT_AVX2_WARM >= 4
+                   && POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD >= 4
+                   && POLYMAC_X86_DEFAULT_AVX512_MIN4_WARM >= 4
+                   && POLYMAC_X86_DEFAULT_IFMA_LANES >= 1 && POLYMAC_X86_DEFAULT_IFMA_LANES <= 16,
+               "the default row is one every kernel allows");
+
+int polymac_x86_tuning_ok(const struct polymac_x86_tuning *t)
+{
+    return ROW_OK(*t);
+}
+
+struct polymac_x86_tuning polymac_x86_tuned = POLYMAC_X86_DEFAULT_ROW;
+
+static const struct polymac_x86_tuning_row *_Atomic in_use;
+
+const struct polymac_x86_tuning_row *polymac_x86_tuning_find(uint32_t vendor, uint32_t family,
+                                                             uint32_t model)
+{
+    const unsigned last = polymac_x86_tuning_nrows - 1;
+    for (unsigned i = 0; i < last; i++) {
+        const struct polymac_x86_tuning_row *r = &polymac_x86_tuning_rows[i];
+        if (r->vendor == vendor && r->family == family
+            && (r->model == POLYMAC_X86_ANY_MODEL || r->model == model))
+            return r;
+    }
+    return &polymac_x86_tuning_rows[last];
+}
+
+/* The x86 kernels of this build, whose scalar_max follows the row: weak,
+ * since some test copies of the library link this file without them (the
+ * registry decides which exist; a missing one is NULL here). */
+#ifdef POLYMAC_HAVE_AVX2
+extern struct polymac_kernel polymac_kernel_x86_avx2 __attribute__((weak));
+#endif
+#ifdef POLYMAC_HAVE_AVX512
+extern struct polymac_kernel polymac_kernel_x86_avx512 __attribute__((weak));
+#endif
+#ifdef POLYMAC_HAVE_AVX512IFMA
+extern struct polymac_kernel polymac_kernel_x86_avx512ifma __attribute__((weak));
+#endif
+
+void polymac_x86_tuning_use(const struct polymac_x86_tuning_row *row)
+{
+    /* a row that fails the check (none does: the table is constant and
+     * checked by tests) falls back to the default */
+    if (!ROW_OK(row->t))
+        row = &polymac_x86_tuning_rows[polymac_x86_tuning_nrows - 1];
+    /* Every thread that probes writes the same values; a thread that runs
+     * a kernel meanwhile sees old or new ones, each a path the kernel
+     * allows. */
+    polymac_x86_tuned = row->t;
+#ifdef POLYMAC_HAVE_AVX2
+    if (&polymac_kernel_x86_avx2)
+        polymac_kernel_x86_avx2.scalar_max = (size_t)row->t.avx2_cold * 16 - 1;
+#endif
+#ifdef POLYMAC_HAVE_AVX512
+    if (&polymac_kernel_x86_avx512)
+        polymac_kernel_x86_avx512.scalar_max = (size_t)row->t.avx512_min4_cold * 16 - 1;
+#endif
+#ifdef POLYMAC_HAVE_AVX512IFMA
+    if (&polymac_kernel_x86_avx512ifma)
+        polymac_kernel_x86_avx512ifma.scalar_max = (size_t)row->t.ifma_cold * 16 - 1;
+#endif
+    atomic_store_explicit(&in_use, row, memory_order_release);
+}
+
+const struct polymac_x86_tuning_row *polymac_x86_tuning_row(void)
+{
+    const struct polymac_x86_tuning_row *r;
+    (void)polymac_cpu_bits();
+    r = atomic_load_explicit(&in_use, memory_order_acquire);
+    return r ? r : &polymac_x86_tuning_rows[polymac_x86_tuning_nrows - 1];
+}
