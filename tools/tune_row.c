@@ -3,7 +3,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * usage: polymac-tune-row          prints the row in use, then checks:
+ * usage: polymac-tune-row [--expect ROW]
+ * prints the row in use, then checks:
  *   - every row holds values every kernel allows, the default row the
  *     values the kernels compiled in before the table, a row not yet
  *     measured the default's values;
@@ -12,7 +13,8 @@
  *   - the row the probe chose is the one /proc/cpuinfo's vendor, family
  *     and model name (by a mapping of its own, not the table's lookup),
  *     and the values the kernels read and each x86 kernel's scalar_max
- *     are that row's.
+ *     are that row's; with --expect, that it is ROW instead (under
+ *     qemu, which emulates another CPU than /proc/cpuinfo describes).
  * Exit 0 when all hold, 1 when one fails, 77 (skipped) on an x86-64
  * machine without /proc/cpuinfo.  On other architectures the row in use
  * must be the default.
@@ -63,8 +65,15 @@ static int cpuinfo(char vendor[32], unsigned *family, unsigned *model)
     return got == 7;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* --expect NAME: the row in use must be NAME (a CPU qemu emulates,
+     * whose /proc/cpuinfo is the host's) */
+    const char *expect = argc == 3 && strcmp(argv[1], "--expect") == 0 ? argv[2] : NULL;
+    if (argc != 1 && !expect) {
+        fputs("usage: polymac-tune-row [--expect ROW]\n", stderr);
+        return 2;
+    }
     const struct polymac_x86_tuning_row *rows = polymac_x86_tuning_rows;
     const unsigned n = polymac_x86_tuning_nrows;
     const struct polymac_x86_tuning_row *def = &rows[n - 1];
@@ -130,6 +139,10 @@ int main(void)
           "x86-avx512ifma's scalar_max follows the row's cold break-even");
 #endif
 
+    if (expect) {
+        check(strcmp(row->name, expect) == 0, "the row in use is the one expected");
+        return failed;
+    }
 #if !defined(__x86_64__)
     /* every CPU of another architecture gets the default (under qemu,
      * /proc/cpuinfo describes the host) */
