@@ -51,12 +51,16 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
  * copies registers in and out of the even/odd pairs MLGR needs, stores and
  * reloads intermediates and keeps the loop counter in a floating-point
  * register.  Same arithmetic and limbs as the C loop (bit-identical h),
- * the four products of the message words first, then the two of h2, each
- * multiplying into its own pair so the multiplier never waits for a sum;
- * only z196 instructions (Debian's s390x baseline).  The pairs and h live
- * in fixed registers (below); the compiler places the rest.
- * POLYMAC_R64_PORTABLE and sanitizer builds use C. */
-#if defined(__s390x__) && defined(__GNUC__) && !defined(POLYMAC_R64_PORTABLE)
+ * only z196 instructions (Debian's s390x baseline).  Each of the six
+ * products has an even/odd pair to itself but one (s1 h2 reuses the pair
+ * of r1 t0, the earliest), so no multiply waits for another's pair; the
+ * key-derived constants and hibit are memory operands (MLG, MSG, or
+ * loaded into a pair before its multiply) so that the pairs, h2, the
+ * pointer and the counter fit in the registers GCC leaves.  Unoptimized
+ * builds (the frame pointer is r11), POLYMAC_R64_PORTABLE and sanitizer
+ * builds use C. */
+#if defined(__s390x__) && defined(__GNUC__) && defined(__OPTIMIZE__) \
+    && !defined(POLYMAC_R64_PORTABLE)
 #  define POLYMAC_R64_ASM_S390X 1
 #  if defined(__SANITIZE_ADDRESS__)
 #    undef POLYMAC_R64_ASM_S390X
@@ -84,6 +88,26 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #  if defined(__has_feature)
 #    if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
 #      undef POLYMAC_R64_ASM_A64
+#    endif
+#  endif
+#endif
+
+/* ppc64le builds run it as inline assembly too: GCC's code for the C loop
+ * builds each carry with subfc/subfe/neg instead of using the carry bit.
+ * Same arithmetic and limbs as the C loop (bit-identical h), the products
+ * of a block all issued before their sums, each sum a fresh carry chain
+ * (addc starts one, adde continues it); every operand a register; only
+ * ISA 2.07 (POWER8) instructions.  Big-endian POWER, POLYMAC_R64_PORTABLE
+ * and sanitizer builds use C. */
+#if defined(__powerpc64__) && defined(__GNUC__) && !defined(POLYMAC_R64_PORTABLE) \
+    && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#  define POLYMAC_R64_ASM_PPC64 1
+#  if defined(__SANITIZE_ADDRESS__)
+#    undef POLYMAC_R64_ASM_PPC64
+#  endif
+#  if defined(__has_feature)
+#    if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#      undef POLYMAC_R64_ASM_PPC64
 #    endif
 #  endif
 #endif
@@ -200,59 +224,102 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
 #elif defined(POLYMAC_R64_ASM_S390X)
     if (nblocks) {
         /* MLGR p, x: the pair p (even = high, odd = low) = p.odd * x.
-         * t0 and t1 are formed in the odd halves of (r6, r7) and (r8, r9),
-         * where h0 and h1 live between blocks; (r10, r11) and (r0, r1)
-         * take the other products; h2 lives in r14.  r12 and r13 stay the
-         * compiler's (GOT and literal pool pointers), which leaves it four
-         * registers: 5 (h2 >> 2) is formed in the loop rather than kept,
-         * and hibit (public) and r1 are read from memory; that copy of r1
-         * is wiped after the loop. */
-        register uint64_t x0 __asm__("r0"), x1 __asm__("r1");
-        register uint64_t x6 __asm__("r6"), x7 __asm__("r7") = h0;
-        register uint64_t x8 __asm__("r8"), x9 __asm__("r9") = h1;
-        register uint64_t x10 __asm__("r10"), x11 __asm__("r11");
+         * h0 and h1 live in r7 and r9, where t0 and t1 are formed: the
+         * odd halves of (r6, r7) and (r8, r9), which take t0 r0 and t1 s1
+         * in place; (r10, r11) takes r1 t0, then s1 h2; (r0, r1) r0 t1;
+         * (r2, r3) hibit, then (h2 >> 2) 5 r0.  b collects in (r0, r1), a in (r6, r7).
+         * h2 lives in r14.  k (the key-derived constants) is wiped after
+         * the loop. */
+        register uint64_t x7 __asm__("r7") = h0;
+        register uint64_t x9 __asm__("r9") = h1;
         register uint64_t x14 __asm__("r14") = h2;
-        uint64_t mem[2] = {hibit, r1};
+        uint64_t k[5] = {r1, r0, s1, r0 * 5, hibit};  /* 5 r0 < 2^62.4 */
         __asm__("0:\n\t"
-                "lrvg %%r11, 0(%[in])\n\t"
+                "lrvg %%r3, 0(%[in])\n\t"
                 "lrvg %%r1, 8(%[in])\n\t"
                 "la %[in], 16(%[in])\n\t"
-                "algr %%r7, %%r11\n\t"           /* t = h + m */
+                "lg %%r2, 32+%[k]\n\t"           /* hibit */
+                "algr %%r7, %%r3\n\t"            /* t = h + m */
                 "alcgr %%r9, %%r1\n\t"
-                "alcg %%r14, %[hb]\n\t"
-                "lg %%r11, %[r1]\n\t"
+                "alcgr %%r14, %%r2\n\t"
+                "lg %%r11, %[k]\n\t"
                 "mlgr %%r10, %%r7\n\t"           /* b = r1 t0 */
-                "lgr %%r1, %[r0]\n\t"
-                "mlgr %%r0, %%r9\n\t"            /*     + r0 t1 */
-                "mlgr %%r6, %[r0]\n\t"           /* a = r0 t0 */
-                "mlgr %%r8, %[s1]\n\t"           /*     + s1 t1 */
-                "algr %%r11, %%r1\n\t"
-                "alcgr %%r10, %%r0\n\t"
+                "mlg %%r6, 8+%[k]\n\t"           /* a = r0 t0 */
+                "lg %%r1, 8+%[k]\n\t"
+                "mlgr %%r0, %%r9\n\t"            /* b += r0 t1 */
+                "mlg %%r8, 16+%[k]\n\t"          /* a += s1 t1 */
+                "srlg %%r3, %%r14, 2\n\t"
+                "mlg %%r2, 24+%[k]\n\t"          /* a += (h2 >> 2) 5 r0 */
+                "algr %%r1, %%r11\n\t"
+                "alcgr %%r0, %%r10\n\t"
+                "lg %%r11, 16+%[k]\n\t"
+                "mlgr %%r10, %%r14\n\t"          /* b += s1 h2 */
                 "algr %%r7, %%r9\n\t"
                 "alcgr %%r6, %%r8\n\t"
-                "lgr %%r1, %[s1]\n\t"
-                "mlgr %%r0, %%r14\n\t"           /* b += s1 h2 */
-                "srlg %%r8, %%r14, 2\n\t"
-                "risbg %%r9, %%r14, 0, 128+61, 0\n\t"
-                "algr %%r9, %%r8\n\t"            /* 5 (h2 >> 2) < 2^63.4 */
-                "mlgr %%r8, %[r0]\n\t"           /* a += 5 (h2 >> 2) r0 */
                 "risbg %%r14, %%r14, 62, 128+63, 0\n\t"
-                "msgr %%r14, %[r0]\n\t"          /* (h2 & 3) r0 */
-                "algr %%r11, %%r1\n\t"
-                "alcgr %%r10, %%r0\n\t"
-                "algr %%r7, %%r9\n\t"            /* h0 = a mod 2^64 */
-                "alcgr %%r6, %%r8\n\t"
-                "algrk %%r9, %%r11, %%r6\n\t"    /* h1 = b + (a >> 64) */
-                "alcgr %%r14, %%r10\n\t"         /* h2 */
+                "msg %%r14, 8+%[k]\n\t"          /* (h2 & 3) r0 */
+                "algr %%r1, %%r11\n\t"
+                "alcgr %%r0, %%r10\n\t"
+                "algr %%r7, %%r3\n\t"            /* h0 = a mod 2^64 */
+                "alcgr %%r6, %%r2\n\t"
+                "algrk %%r9, %%r1, %%r6\n\t"     /* h1 = b + (a >> 64) */
+                "alcgr %%r14, %%r0\n\t"          /* h2 */
                 "brctg %[n], 0b"
-                : "+&r"(x7), "+&r"(x9), "+&r"(x14), "=&r"(x0), "=&r"(x1), "=&r"(x6),
-                  "=&r"(x8), "=&r"(x10), "=&r"(x11), [in] "+&a"(in), [n] "+&d"(nblocks)
-                : [r0] "d"(r0), [s1] "d"(s1), [hb] "m"(mem[0]), [r1] "m"(mem[1])
-                : "cc", "memory");
-        polymac_wipe(mem, sizeof mem);
+                : "+&r"(x7), "+&r"(x9), "+&r"(x14), [in] "+&a"(in), [n] "+&d"(nblocks)
+                : [k] "m"(k)
+                : "r0", "r1", "r2", "r3", "r6", "r8", "r10", "r11", "cc", "memory");
+        polymac_wipe(k, sizeof k);
         h0 = x7;
         h1 = x9;
         h2 = x14;
+    }
+#elif defined(POLYMAC_R64_ASM_PPC64)
+    if (nblocks) {
+        uint64_t m0, m1, a0, a1, x0, x1, b0, b1, y0, y1, w0, w1, z0, z1;
+        const uint64_t r0x5 = r0 * 5;                 /* < 2^62.4 */
+        /* t0, t1 are formed in h0, h1; a = (a1, a0), b = (b1, b0) */
+        __asm__("mtctr %[n]\n"
+                "0:\n\t"
+                "ld %[m0], 0(%[in])\n\t"
+                "ld %[m1], 8(%[in])\n\t"
+                "addi %[in], %[in], 16\n\t"
+                "addc %[h0], %[h0], %[m0]\n\t"       /* t = h + m */
+                "adde %[h1], %[h1], %[m1]\n\t"
+                "adde %[h2], %[h2], %[hb]\n\t"
+                "mulld %[a0], %[h0], %[r0]\n\t"      /* a = t0 r0 */
+                "mulhdu %[a1], %[h0], %[r0]\n\t"
+                "mulld %[x0], %[h1], %[s1]\n\t"      /*     + t1 s1 */
+                "mulhdu %[x1], %[h1], %[s1]\n\t"
+                "mulld %[b0], %[h0], %[r1]\n\t"      /* b = t0 r1 */
+                "mulhdu %[b1], %[h0], %[r1]\n\t"
+                "mulld %[y0], %[h1], %[r0]\n\t"      /*     + t1 r0 */
+                "mulhdu %[y1], %[h1], %[r0]\n\t"
+                "srdi %[m0], %[h2], 2\n\t"
+                "mulld %[w0], %[h2], %[s1]\n\t"      /*     + h2 s1 */
+                "mulhdu %[w1], %[h2], %[s1]\n\t"
+                "mulld %[z0], %[m0], %[r05]\n\t"     /* a += (h2 >> 2) 5 r0 */
+                "mulhdu %[z1], %[m0], %[r05]\n\t"
+                "clrldi %[m1], %[h2], 62\n\t"
+                "mulld %[h2], %[m1], %[r0]\n\t"      /* (h2 & 3) r0 */
+                "addc %[a0], %[a0], %[x0]\n\t"
+                "adde %[a1], %[a1], %[x1]\n\t"
+                "addc %[b0], %[b0], %[y0]\n\t"
+                "adde %[b1], %[b1], %[y1]\n\t"
+                "addc %[b0], %[b0], %[w0]\n\t"
+                "adde %[b1], %[b1], %[w1]\n\t"
+                "addc %[h0], %[a0], %[z0]\n\t"       /* h0 = a mod 2^64 */
+                "adde %[a1], %[a1], %[z1]\n\t"
+                "addc %[h1], %[b0], %[a1]\n\t"       /* h1 = b + (a >> 64) */
+                "adde %[h2], %[h2], %[b1]\n\t"
+                "bdnz 0b"
+                : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [in] "+&b"(in),
+                  [m0] "=&r"(m0), [m1] "=&r"(m1), [a0] "=&r"(a0), [a1] "=&r"(a1),
+                  [x0] "=&r"(x0), [x1] "=&r"(x1), [b0] "=&r"(b0), [b1] "=&r"(b1),
+                  [y0] "=&r"(y0), [y1] "=&r"(y1), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                  [z0] "=&r"(z0), [z1] "=&r"(z1)
+                : [n] "r"(nblocks), [r0] "r"(r0), [r1] "r"(r1), [s1] "r"(s1),
+                  [r05] "r"(r0x5), [hb] "r"(hibit)
+                : "ctr", "xer", "cc", "memory");
     }
 #elif defined(POLYMAC_R64_ASM_A64)
     if (nblocks) {
