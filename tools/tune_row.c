@@ -42,6 +42,7 @@ static int same(const struct polymac_x86_tuning *a, const struct polymac_x86_tun
     return memcmp(a, b, sizeof *a) == 0;
 }
 
+#if defined(__x86_64__)
 /* The first processor's vendor, family and model, as /proc/cpuinfo
  * prints them; 0 when it cannot be read. */
 static int cpuinfo(char vendor[32], unsigned *family, unsigned *model)
@@ -64,6 +65,7 @@ static int cpuinfo(char vendor[32], unsigned *family, unsigned *model)
     fclose(f);
     return got == 7;
 }
+#endif
 
 int main(int argc, char **argv)
 {
