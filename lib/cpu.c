@@ -133,10 +133,12 @@ static uint32_t probe(void)
 uint32_t polymac_cpu_bits(void)
 {
     static _Atomic uint32_t cached;
-    uint32_t b = atomic_load_explicit(&cached, memory_order_relaxed);
+    /* acquire/release: a thread that sees the bits also sees the
+     * break-even row the probe wrote before them (x86/tuning.c) */
+    uint32_t b = atomic_load_explicit(&cached, memory_order_acquire);
     if (!(b & PROBED)) {
         b = probe() | PROBED;
-        atomic_store_explicit(&cached, b, memory_order_relaxed);
+        atomic_store_explicit(&cached, b, memory_order_release);
     }
     return b & ~PROBED;
 }

@@ -2,6 +2,7 @@
  *             the row the CPU probe chose */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -104,15 +105,27 @@ extern struct polymac_kernel polymac_kernel_x86_avx512 __attribute__((weak));
 extern struct polymac_kernel polymac_kernel_x86_avx512ifma __attribute__((weak));
 #endif
 
+/* 0: no row written yet, 1: one thread writing it, 2: written */
+static _Atomic unsigned written;
+
 void polymac_x86_tuning_use(const struct polymac_x86_tuning_row *row)
 {
+    /* Once per process: the first caller writes (every caller passes the
+     * same row, the CPU's), the others wait until it has, so that no
+     * value a kernel or the front end reads is written while it is read
+     * (the probe's callers run kernels only after it returns; the probe
+     * publishes its bits with release, lib/cpu.c). */
+    unsigned expect = 0;
+    if (!atomic_compare_exchange_strong_explicit(&written, &expect, 1, memory_order_acquire,
+                                                 memory_order_acquire)) {
+        while (atomic_load_explicit(&written, memory_order_acquire) != 2)
+            sched_yield();      /* a dozen stores in another thread */
+        return;
+    }
     /* a row that fails the check (none does: the table is constant and
      * checked by tests) falls back to the default */
     if (!ROW_OK(row->t))
         row = &polymac_x86_tuning_rows[polymac_x86_tuning_nrows - 1];
-    /* Every thread that probes writes the same values; a thread that runs
-     * a kernel meanwhile sees old or new ones, each a path the kernel
-     * allows. */
     polymac_x86_tuned = row->t;
 #ifdef POLYMAC_HAVE_AVX2
     if (&polymac_kernel_x86_avx2)
@@ -126,7 +139,8 @@ void polymac_x86_tuning_use(const struct polymac_x86_tuning_row *row)
     if (&polymac_kernel_x86_avx512ifma)
         polymac_kernel_x86_avx512ifma.scalar_max = (size_t)row->t.ifma_cold * 16 - 1;
 #endif
-    atomic_store_explicit(&in_use, row, memory_order_release);
+    atomic_store_explicit(&in_use, row, memory_order_relaxed);
+    atomic_store_explicit(&written, 2, memory_order_release);
 }
 
 const struct polymac_x86_tuning_row *polymac_x86_tuning_row(void)

@@ -63,7 +63,9 @@ const struct polymac_x86_tuning_row *polymac_x86_tuning_find(uint32_t vendor, ui
 
 /* Makes row the one in use: polymac_x86_tuned, and the scalar_max of
  * each x86 kernel this build has (the front end's inline one-shot follows
- * the cold break-even).  Called by the CPU probe; idempotent. */
+ * the cold break-even).  Called by the CPU probe, before it publishes the
+ * CPU's bits; the first call writes, later and concurrent ones return
+ * once it has written (every call passes the same row). */
 void polymac_x86_tuning_use(const struct polymac_x86_tuning_row *row);
 
 /* Whether t holds values every kernel allows (each row must). */
