@@ -31,7 +31,11 @@ static const uint32_t polymac_avx512_min4_cold = POLYMAC_AVX512_MIN4_COLD;
 _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4, "break-even below one group");
 #else
 #define AVX512_MIN4_COLD_AT (&polymac_x86_tuned.avx512_min4_cold)
+/* scalar_max until the probe sets it from the row: the default row's
+ * MIN4_COLD, its lower cold break-even */
 #define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD
+_Static_assert(POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD <= POLYMAC_X86_DEFAULT_AVX512_MIN8_COLD,
+               "the default row's vector code starts at MIN4_COLD");
 #endif
 #ifdef POLYMAC_AVX512_MIN4_WARM
 static const uint32_t polymac_avx512_min4_warm = POLYMAC_AVX512_MIN4_WARM;

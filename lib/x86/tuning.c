@@ -132,8 +132,12 @@ void polymac_x86_tuning_use(const struct polymac_x86_tuning_row *row)
         polymac_kernel_x86_avx2.scalar_max = (size_t)row->t.avx2_cold * 16 - 1;
 #endif
 #ifdef POLYMAC_HAVE_AVX512
+    /* its first vector call takes eight lanes from MIN8_COLD, four from
+     * MIN4_COLD: the vector code starts at the lower of the two */
     if (&polymac_kernel_x86_avx512)
-        polymac_kernel_x86_avx512.scalar_max = (size_t)row->t.avx512_min4_cold * 16 - 1;
+        polymac_kernel_x86_avx512.scalar_max =
+            (size_t)(row->t.avx512_min8_cold < row->t.avx512_min4_cold
+                         ? row->t.avx512_min8_cold : row->t.avx512_min4_cold) * 16 - 1;
 #endif
 #ifdef POLYMAC_HAVE_AVX512IFMA
     if (&polymac_kernel_x86_avx512ifma)
