@@ -68,7 +68,7 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
             continue;
         }
 #ifdef POLYMAC_HAVE_R64
-        if (len <= k->scalar_max) {
+        if (len <= polymac_scalar_max(k)) {
             /* out of line: r and h stay out of this frame's spills */
             polymac_auth_scalar(out[i], msg, len, keys[i]);
             continue;

@@ -11,6 +11,13 @@
 #include "polymac.h"
 #include "kernel.h"
 
+/* The longest one-shot message the front end computes inline for k
+ * (kernel.h: scalar_max, or the CPU's value where scalar_max_at points). */
+static inline size_t polymac_scalar_max(const struct polymac_kernel *k)
+{
+    return k->scalar_max_at ? *k->scalar_max_at : k->scalar_max;
+}
+
 /* One-shot MAC with a given kernel; ks is POLYMAC_KS_BYTES aligned to
  * POLYMAC_KS_ALIGN.  Shared by polymac_auth and the self-test. */
 void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],

@@ -60,6 +60,11 @@ struct polymac_kernel {
      * 16-byte message pays twice as much for state round trips and calls.
      * 0 (the default) always uses the kernel's own functions. */
     size_t scalar_max;
+    /* Where the value lives instead, for a kernel whose break-even
+     * depends on the CPU (the x86 kernels: the CPU probe sets it from the
+     * row it chose, x86/tuning.c); NULL: scalar_max above.  Kernel entries
+     * stay const: only this size is written, never a function pointer. */
+    const size_t *scalar_max_at;
     /* The stack policy (one for every kernel; README, Security): no
      * key-derived value (powers of r broadcast or spilled by the
      * compiler, limbs of r, h) is left in dead stack once a call into

@@ -13,13 +13,13 @@ extern const struct polymac_kernel polymac_kernel_generic_r26x2;
 extern const struct polymac_kernel polymac_kernel_generic_r64;
 #endif
 #ifdef POLYMAC_HAVE_AVX2
-extern struct polymac_kernel polymac_kernel_x86_avx2;   /* scalar_max: x86/tuning.c */
+extern const struct polymac_kernel polymac_kernel_x86_avx2;
 #endif
 #ifdef POLYMAC_HAVE_AVX512
-extern struct polymac_kernel polymac_kernel_x86_avx512;   /* scalar_max: x86/tuning.c */
+extern const struct polymac_kernel polymac_kernel_x86_avx512;
 #endif
 #ifdef POLYMAC_HAVE_AVX512IFMA
-extern struct polymac_kernel polymac_kernel_x86_avx512ifma;   /* scalar_max: x86/tuning.c */
+extern const struct polymac_kernel polymac_kernel_x86_avx512ifma;
 #endif
 #ifdef POLYMAC_HAVE_NEON
 extern const struct polymac_kernel polymac_kernel_aarch64_neon;

@@ -80,7 +80,7 @@ static int auth_impl(uint8_t tag[16], const uint8_t *msg, size_t len, const uint
     if (!k)
         return POLYMAC_ENOKERNEL;
 #ifdef POLYMAC_HAVE_R64
-    if (len <= k->scalar_max) {
+    if (len <= polymac_scalar_max(k)) {
         auth_scalar(tag, msg, len, key);
         return POLYMAC_OK;
     }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "core.h"
 #include "kernels.h"
 #include "x86/tuning.h"
 
@@ -129,7 +130,7 @@ int main(int argc, char **argv)
     /* what the kernels read is the row in use */
     check(same(&polymac_x86_tuned, &row->t), "the kernels read the row in use");
 #ifdef POLYMAC_HAVE_AVX2
-    check(polymac_kernel_x86_avx2.scalar_max == (size_t)row->t.avx2_cold * 16 - 1,
+    check(polymac_scalar_max(&polymac_kernel_x86_avx2) == (size_t)row->t.avx2_cold * 16 - 1,
           "x86-avx2's scalar_max follows the row's cold break-even");
 #endif
 #ifdef POLYMAC_HAVE_AVX512
@@ -137,12 +138,12 @@ int main(int argc, char **argv)
         /* eight lanes from MIN8_COLD, four from MIN4_COLD */
         size_t cold = row->t.avx512_min8_cold < row->t.avx512_min4_cold
                           ? row->t.avx512_min8_cold : row->t.avx512_min4_cold;
-        check(polymac_kernel_x86_avx512.scalar_max == cold * 16 - 1,
+        check(polymac_scalar_max(&polymac_kernel_x86_avx512) == cold * 16 - 1,
               "x86-avx512's scalar_max follows the row's lower cold break-even");
     }
 #endif
 #ifdef POLYMAC_HAVE_AVX512IFMA
-    check(polymac_kernel_x86_avx512ifma.scalar_max == (size_t)row->t.ifma_cold * 16 - 1,
+    check(polymac_scalar_max(&polymac_kernel_x86_avx512ifma) == (size_t)row->t.ifma_cold * 16 - 1,
           "x86-avx512ifma's scalar_max follows the row's cold break-even");
 #endif
 

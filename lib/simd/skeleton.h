@@ -308,22 +308,12 @@ static inline int polymac_simd_test_set_r64(struct polymac_simd *s,
 
 /*
  * The same for a kernel whose cold break-even depends on the CPU (the x86
- * kernels: x86/tuning.c): its entry is not const, since the CPU probe
- * sets its scalar_max from the row it chose, before any kernel is
- * selected (the front end's check stays one load, of the entry); cold
- * gives the value until then, the default row's.  Nothing else in the
- * entry is ever written.  kernels.h declares such an entry without const.
+ * kernels: x86/tuning.c): at points at the scalar_max the CPU probe sets
+ * from the row it chose (kernel.h: scalar_max_at), or is NULL where the
+ * build fixes the break-even (tools/tune's forced builds), and cold gives
+ * scalar_max then.
  */
-#define POLYMAC_SIMD_REGISTER_TUNED(sym, kname, cpu, cold, ...)                   \
-    struct polymac_kernel polymac_kernel_##sym = {                                \
-        .name = kname,                                                            \
-        .cpu_required = (cpu),                                                    \
-        .init = polymac_init_##sym,                                               \
-        .blocks = polymac_blocks_##sym,                                           \
-        .emit = polymac_emit_##sym,                                               \
-        .scalar_max = (cold) * 16 - 1,                                            \
-        __VA_ARGS__                                                               \
-    }
-
+#define POLYMAC_SIMD_REGISTER_TUNED(sym, kname, cpu, cold, at, ...)               \
+    POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold, .scalar_max_at = (at), __VA_ARGS__)
 
 #endif

@@ -34,9 +34,11 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 #ifdef POLYMAC_AVX2_COLD_BLOCKS
 static const uint32_t polymac_avx2_cold = POLYMAC_AVX2_COLD_BLOCKS;
 #define AVX2_COLD_AT (&polymac_avx2_cold)
+#define AVX2_SCALAR_MAX_AT NULL
 _Static_assert(POLYMAC_AVX2_COLD_BLOCKS >= 4, "break-even below one group");
 #else
 #define AVX2_COLD_AT (&polymac_x86_tuned.avx2_cold)
+#define AVX2_SCALAR_MAX_AT (&polymac_x86_scalar_max.avx2)
 #define POLYMAC_AVX2_COLD_INIT POLYMAC_X86_DEFAULT_AVX2_COLD
 #endif
 #ifdef POLYMAC_AVX2_WARM_BLOCKS
@@ -163,6 +165,7 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
  * lanes in radix 2^26, one message each, lost to the one-shot path at
  * every batch measured (README, Batch). */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,
+                            AVX2_SCALAR_MAX_AT,
                             .stack_bytes = 0);
 
 #ifdef POLYMAC_TEST_KERNELS

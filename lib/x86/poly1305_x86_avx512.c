@@ -27,10 +27,12 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
 #ifdef POLYMAC_AVX512_MIN4_COLD
 static const uint32_t polymac_avx512_min4_cold = POLYMAC_AVX512_MIN4_COLD;
 #define AVX512_MIN4_COLD_AT (&polymac_avx512_min4_cold)
+#define AVX512_SCALAR_MAX_AT NULL
 #define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_AVX512_MIN4_COLD
 _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4, "break-even below one group");
 #else
 #define AVX512_MIN4_COLD_AT (&polymac_x86_tuned.avx512_min4_cold)
+#define AVX512_SCALAR_MAX_AT (&polymac_x86_scalar_max.avx512)
 /* scalar_max until the probe sets it from the row: the default row's
  * MIN4_COLD, its lower cold break-even */
 #define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD
@@ -318,7 +320,7 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
 
 /* Its functions zero their own stack (burn.h). */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
-                            POLYMAC_AVX512_MIN4_COLD_INIT,
+                            POLYMAC_AVX512_MIN4_COLD_INIT, AVX512_SCALAR_MAX_AT,
                             .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
                             .stack_bytes = 0);
 

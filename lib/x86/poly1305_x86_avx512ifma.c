@@ -88,9 +88,11 @@
 #ifdef IFMA_MIN_BLOCKS_COLD
 static const uint32_t ifma_cold = IFMA_MIN_BLOCKS_COLD;
 #define IFMA_COLD_AT (&ifma_cold)
+#define IFMA_SCALAR_MAX_AT NULL
 #define IFMA_COLD_INIT IFMA_MIN_BLOCKS_COLD
 #else
 #define IFMA_COLD_AT (&polymac_x86_tuned.ifma_cold)
+#define IFMA_SCALAR_MAX_AT (&polymac_x86_scalar_max.ifma)
 #define IFMA_COLD_INIT POLYMAC_X86_DEFAULT_IFMA_COLD
 #endif
 /* WARM: the powers exist and the lanes are not live (a warm call makes
@@ -1040,7 +1042,7 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
  * Its functions zero their own stack (burn.h). */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
-                            IFMA_COLD_INIT,
+                            IFMA_COLD_INIT, IFMA_SCALAR_MAX_AT,
                             .stack_bytes = 0,
                             .lanes = polymac_lanes_x86_avx512ifma,
                             .lanes_max = IFMA_LANES_MAX);

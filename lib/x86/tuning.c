@@ -77,6 +77,29 @@ int polymac_x86_tuning_ok(const struct polymac_x86_tuning *t)
 
 struct polymac_x86_tuning polymac_x86_tuned = POLYMAC_X86_DEFAULT_ROW;
 
+/* The front end's inline one-shot ends where a kernel's vector code
+ * starts: its cold break-even (x86-avx512's first vector call takes eight
+ * lanes from MIN8_COLD, four from MIN4_COLD: the lower of the two). */
+#define SCALAR_MAX(blocks) ((size_t)(blocks) * 16 - 1)
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+static struct polymac_x86_scalar_max scalar_max_of(const struct polymac_x86_tuning *t)
+{
+    struct polymac_x86_scalar_max m = {
+        .avx2 = SCALAR_MAX(t->avx2_cold),
+        .avx512 = SCALAR_MAX(MIN(t->avx512_min8_cold, t->avx512_min4_cold)),
+        .ifma = SCALAR_MAX(t->ifma_cold),
+    };
+    return m;
+}
+
+struct polymac_x86_scalar_max polymac_x86_scalar_max = {
+    .avx2 = SCALAR_MAX(POLYMAC_X86_DEFAULT_AVX2_COLD),
+    .avx512 = SCALAR_MAX(MIN(POLYMAC_X86_DEFAULT_AVX512_MIN8_COLD,
+                             POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD)),
+    .ifma = SCALAR_MAX(POLYMAC_X86_DEFAULT_IFMA_COLD),
+};
+
 static const struct polymac_x86_tuning_row *_Atomic in_use;
 
 const struct polymac_x86_tuning_row *polymac_x86_tuning_find(uint32_t vendor, uint32_t family,
@@ -91,19 +114,6 @@ const struct polymac_x86_tuning_row *polymac_x86_tuning_find(uint32_t vendor, ui
     }
     return &polymac_x86_tuning_rows[last];
 }
-
-/* The x86 kernels of this build, whose scalar_max follows the row: weak,
- * since some test copies of the library link this file without them (the
- * registry decides which exist; a missing one is NULL here). */
-#ifdef POLYMAC_HAVE_AVX2
-extern struct polymac_kernel polymac_kernel_x86_avx2 __attribute__((weak));
-#endif
-#ifdef POLYMAC_HAVE_AVX512
-extern struct polymac_kernel polymac_kernel_x86_avx512 __attribute__((weak));
-#endif
-#ifdef POLYMAC_HAVE_AVX512IFMA
-extern struct polymac_kernel polymac_kernel_x86_avx512ifma __attribute__((weak));
-#endif
 
 /* 0: no row written yet, 1: one thread writing it, 2: written */
 static _Atomic unsigned written;
@@ -127,22 +137,7 @@ void polymac_x86_tuning_use(const struct polymac_x86_tuning_row *row)
     if (!ROW_OK(row->t))
         row = &polymac_x86_tuning_rows[polymac_x86_tuning_nrows - 1];
     polymac_x86_tuned = row->t;
-#ifdef POLYMAC_HAVE_AVX2
-    if (&polymac_kernel_x86_avx2)
-        polymac_kernel_x86_avx2.scalar_max = (size_t)row->t.avx2_cold * 16 - 1;
-#endif
-#ifdef POLYMAC_HAVE_AVX512
-    /* its first vector call takes eight lanes from MIN8_COLD, four from
-     * MIN4_COLD: the vector code starts at the lower of the two */
-    if (&polymac_kernel_x86_avx512)
-        polymac_kernel_x86_avx512.scalar_max =
-            (size_t)(row->t.avx512_min8_cold < row->t.avx512_min4_cold
-                         ? row->t.avx512_min8_cold : row->t.avx512_min4_cold) * 16 - 1;
-#endif
-#ifdef POLYMAC_HAVE_AVX512IFMA
-    if (&polymac_kernel_x86_avx512ifma)
-        polymac_kernel_x86_avx512ifma.scalar_max = (size_t)row->t.ifma_cold * 16 - 1;
-#endif
+    polymac_x86_scalar_max = scalar_max_of(&row->t);
     atomic_store_explicit(&in_use, row, memory_order_relaxed);
     atomic_store_explicit(&written, 2, memory_order_release);
 }

@@ -5,6 +5,7 @@
 #ifndef POLYMAC_X86_TUNING_H
 #define POLYMAC_X86_TUNING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -52,6 +53,13 @@ struct polymac_x86_tuning_row {
  * (lib/cpu.c) before any kernel is selected; the default row's until then.
  * Hidden in the library. */
 extern struct polymac_x86_tuning polymac_x86_tuned;
+
+/* Each x86 kernel's longest inline one-shot (kernel.h: scalar_max_at),
+ * from the row in use; the default row's until the probe sets it. */
+struct polymac_x86_scalar_max {
+    size_t avx2, avx512, ifma;
+};
+extern struct polymac_x86_scalar_max polymac_x86_scalar_max;
 
 /* The table, default last (the only row with vendor OTHER). */
 extern const struct polymac_x86_tuning_row polymac_x86_tuning_rows[];
