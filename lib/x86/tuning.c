@@ -33,13 +33,18 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
     /* tools/tune, 2026-12-01 06:17-06:18 UTC, Intel Xeon family 6 model
      * 207 stepping 2 (Emerald Rapids), 2 cores shared (load 0.6 to 0.8):
      * three runs, the median of each threshold's three (docs/tuning.md,
-     * "Rows per CPU") */
-    {"intel-emerald-rapids", "tools/tune 2026-12-01, Intel Xeon family 6 model 207",
+     * "Rows per CPU"); except the IFMA and AVX2 cold break-evens, where
+     * polymac_auth itself (tools/bench-table --against, quiet machine,
+     * 06:40 UTC) crosses earlier than tools/tune's harness: IFMA's vector
+     * path wins from 27 blocks (432 B: 4124 vs 3967 MB/s; 400 B: 3814 vs
+     * 3957), AVX2's from about 50 (864 B +2%, 992 B +7%; 720 B -1%) */
+    {"intel-emerald-rapids", "tools/tune 2026-12-01, Intel Xeon family 6 model 207 "
+     "(IFMA and AVX2 cold: polymac bench)",
      POLYMAC_X86_VENDOR_INTEL, 6, 207,
-     {.avx2_cold = 64, .avx2_warm = 20, .avx2_r8 = 21,
+     {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 21,
       .avx512_min4_cold = 55, .avx512_min4_warm = 16,
       .avx512_min8_cold = 45, .avx512_min8_warm = 13,
-      .ifma_cold = 31, .ifma_warm = 5, .ifma_lanes = 4}},
+      .ifma_cold = 27, .ifma_warm = 5, .ifma_lanes = 4}},
     /* AMD Zen 5 (Turin, Granite Ridge: family 26): not yet measured with
      * tools/tune; the default values until a run on one fills this row */
     {"amd-zen5", "not yet measured: the default row",
