@@ -35,7 +35,7 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
      * three runs, the median of each threshold's three (docs/tuning.md,
      * "Rows per CPU"); except the IFMA and AVX2 cold break-evens, where
      * polymac_auth itself (tools/bench-table --against, quiet machine,
-     * 06:40 UTC) crosses earlier than tools/tune's harness: IFMA's vector
+     * 06:35 UTC) crosses earlier than tools/tune's harness: IFMA's vector
      * path wins from 27 blocks (432 B: 4124 vs 3967 MB/s; 400 B: 3814 vs
      * 3957), AVX2's from about 50 (864 B +2%, 992 B +7%; 720 B -1%) */
     {"intel-emerald-rapids", "tools/tune 2026-12-01, Intel Xeon family 6 model 207 "
