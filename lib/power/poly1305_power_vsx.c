@@ -86,9 +86,11 @@ static inline void vsx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
  * the products the wait for h, but the extra five live registers make
  * GCC spill.  Products that land at 2^130 and above
  * use s = 5 r.  On little-endian vec_mule takes the low word of each
- * doubleword (vmulouw), vec_mulo the high one (vmuleuw).  Sums as trees,
- * the short chain from h to d.  Bounds: x < 2^27.01, s < 2^28.33, so ten
- * products stay below 2^58.2. */
+ * doubleword (vmulouw), vec_mulo the high one (vmuleuw).  Sums as trees
+ * that add last the products of the limbs vsx_carry finishes last (x1,
+ * x4), so the chain from h to d runs through two adds after them
+ * (pwr10 model: 12.0 against 12.3 cycles a block).  Bounds: x < 2^27.01,
+ * s < 2^28.33, so ten products stay below 2^58.2. */
 static inline void vsx_mul(vu64 d[5], const vu32 x[5], const vu32 m[5], const vu32 r[10])
 {
     #pragma GCC unroll 5
@@ -100,9 +102,9 @@ static inline void vsx_mul(vu64 d[5], const vu32 x[5], const vu32 m[5], const vu
             lo[i] = vec_mule(x[i], f);
             hi[i] = vec_mulo(m[i], f);
         }
-        vu64 h = vec_add(vec_add(vec_add(hi[0], hi[1]), vec_add(hi[2], hi[3])), hi[4]);
-        d[k] = vec_add(vec_add(vec_add(lo[0], lo[1]), vec_add(lo[2], lo[3])),
-                       vec_add(lo[4], h));
+        vu64 e = vec_add(vec_add(vec_add(lo[2], hi[2]), vec_add(lo[0], hi[0])),
+                         vec_add(lo[3], hi[3]));
+        d[k] = vec_add(e, vec_add(vec_add(lo[1], hi[1]), vec_add(lo[4], hi[4])));
     }
 }
 
