@@ -32,9 +32,9 @@ static inline void auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
 }
 #else
 #if defined(__aarch64__) || defined(__powerpc64__)
-#define R64_STACK_BYTES 256     /* frames of 112 (aarch64), 176 (ppc64le) */
+#define R64_STACK_BYTES 256     /* frames of 112 (aarch64), 208 (ppc64le) */
 #elif defined(__s390x__)
-#define R64_STACK_BYTES 512     /* 312, a 160-byte register save area in it */
+#define R64_STACK_BYTES 512     /* 280, a 160-byte register save area in it */
 #else
 #define R64_STACK_BYTES 512
 #endif

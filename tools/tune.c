@@ -27,6 +27,7 @@
 #include "kernel.h"
 #include "generic/r64.h"
 #include "tune.h"
+#include "../test/ticks.h"
 #include "cpu.h"
 #include "x86/tuning.h"
 
@@ -86,20 +87,6 @@ static uint8_t tags[MSGS][16];
 static const uint8_t *msg(unsigned i)
 {
     return msgbuf[i] + (i * 3 % 64) * 64;
-}
-
-static inline uint64_t ticks(void)
-{
-#ifdef TUNE_TSC
-    _mm_lfence();
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
 }
 
 static void clamp(uint8_t r[16], const uint8_t key[16])
@@ -168,34 +155,34 @@ static uint64_t sample(const struct tune_row *row, const struct polymac_kernel *
     unsigned i, j;
     switch (row->mode) {
     case TUNE_COLD:
-        t0 = ticks();
+        t0 = test_ticks();
         if (k)
             for (i = 0; i < MSGS; i++)
                 auth_kernel(k, ks_at(i), tags[i], msg(i), n, keys[i]);
         else
             for (i = 0; i < MSGS; i++)
                 auth_r64(tags[i], msg(i), n * 16, keys[i]);
-        t1 = ticks();
+        t1 = test_ticks();
         return t1 - t0;
     case TUNE_WARM:
         for (i = 0; i < MSGS; i++)
             memcpy(states[i], tmpl, sizeof tmpl);
-        t0 = ticks();
+        t0 = test_ticks();
         for (i = 0; i < MSGS; i++) {
             for (j = 0; j < STREAM_CALLS; j++)
                 k->blocks(states[i], msg(i) + 16 * n * j, n, 1);
             k->emit(states[i], tags[i], keys[0] + 16);
         }
-        t1 = ticks();
+        t1 = test_ticks();
         return t1 - t0;
     case TUNE_LIVE:
         for (i = 0; i < MSGS; i++)
             memcpy(states[i], tmpl, sizeof tmpl);
-        t0 = ticks();
+        t0 = test_ticks();
         for (i = 0; i < MSGS; i++)
             for (j = 0; j < STREAM_CALLS; j++)
                 k->blocks(states[i], msg(i) + 16 * n * j, n, 1);
-        t1 = ticks();
+        t1 = test_ticks();
         return t1 - t0;
     }
     return 0;

@@ -42,12 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__x86_64__) || defined(__i386__)
-#  include <x86intrin.h>
-#endif
 
 #include "polymac.h"
 #include "../rand.h"
+#include "../ticks.h"
 
 #define MSGLEN 1024
 #define BATCH 5000
@@ -59,20 +57,6 @@ static uint64_t seed = 0x64756465u;
 
 static uint64_t rnd(void) { return test_rand(&seed); }
 static void fill(uint8_t *p, size_t n) { test_fill(p, n, &seed); }
-
-static inline uint64_t cycles(void)
-{
-#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__))   /* lfence is SSE2 */
-    _mm_lfence();
-    uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
 
 static double now(void)
 {
@@ -166,14 +150,14 @@ static double run_test(enum which which, double budget, double *measured)
         }
         for (int i = 0; i < BATCH; i++) {
             volatile int rc;
-            uint64_t t0 = cycles();
+            uint64_t t0 = test_ticks();
             if (which == T_KEY)
                 rc = polymac_auth(tag, msg, MSGLEN, keys[i]);
             else if (planted)
                 rc = leaky_verify(tags[i], fixed_key);
             else
                 rc = polymac_verify(tags[i], msg, MSGLEN, fixed_key);
-            times[i] = cycles() - t0;
+            times[i] = test_ticks() - t0;
             (void)rc;
         }
         if (!have_crop) {
