@@ -231,8 +231,13 @@ static void reference(uint8_t tag[16], bn h, const size_t *seq, int tail)
 static const size_t warmups[][3] = {
     {0},           /* fresh: no powers */
     {256, 0},      /* a long call: every power a kernel makes */
-    {32, 4, 0},    /* scalar blocks, then a short vector call (AVX2: r^4 only) */
-    {256, 16, 0},  /* and a warm call of whole groups (live lanes) */
+    /* scalar blocks, then a short vector call (AVX2: r^4 only): 20 blocks
+     * reach every break-even row's AVX2 warm value (lib/x86/tuning.c) and
+     * stay below its R8, and 32 + 20 its cold one */
+    {32, 20, 0},
+    /* and a warm call of whole groups (live lanes): a multiple of 16
+     * (IFMA's groups) at least every row's warm values */
+    {256, 32, 0},
 };
 #define NWARM (sizeof warmups / sizeof warmups[0])
 
@@ -437,13 +442,14 @@ START_TEST(test_over_bounds_fail)
     else
         lanes.v[1 * 16 + 3] = P2(52) + 7;
     over[n++] = lanes;
-    /* on a state with powers, so that 16 blocks run the vector code (on a
-     * fresh one the scalar code would take h26 through polymac_r64_from_r26,
+    /* on a state with powers, so that 32 blocks (above every break-even
+     * row's warm values, lib/x86/tuning.c) run the vector code (on a fresh
+     * one the scalar code would take h26 through polymac_r64_from_r26,
      * which accepts limbs of 63 bits) */
     unsigned cases = 0, wrong = 0;
     for (unsigned f = 0; f < n; f++) {
         int match = 1;
-        if (run_case(k, 1, &over[f], 6, 1, &match)) {   /* 16 blocks and a tail */
+        if (run_case(k, 1, &over[f], 9, 1, &match)) {   /* 32 blocks and a tail */
             cases++;
             wrong += !match;
         }

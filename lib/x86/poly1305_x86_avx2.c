@@ -74,6 +74,7 @@ static void polymac_powers_x86_avx2(void *ks, uint32_t level)
     if (st->v.s.powers < 4) {
         polymac_r26vec_table4(st->table, &st->v.s.sc);
         st->first = 1;
+        st->lanes_used = 0;     /* emit reads it once powers exist */
     }
     if (level == 8)
         polymac_r26vec_square(st->r8, st->table, 4);

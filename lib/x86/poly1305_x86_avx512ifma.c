@@ -5,6 +5,7 @@
 
 #include "../simd/skeleton.h"
 #include "burn.h"
+#include "hsum.h"
 #include "tuning.h"
 #include "../kernels.h"
 
@@ -392,12 +393,12 @@ IFMA_INLINE void ifma_final(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
         x.g1 = _mm512_add_epi64(x.g1, y.g1);
         x.g2 = _mm512_add_epi64(x.g2, y.g2);
     }
-    const uint64_t sg0 = (uint64_t)_mm512_reduce_add_epi64(x.g0);
-    const uint64_t sg1 = (uint64_t)_mm512_reduce_add_epi64(x.g1);
-    const uint64_t sg2 = (uint64_t)_mm512_reduce_add_epi64(x.g2);
-    l[0] = (uint64_t)_mm512_reduce_add_epi64(x.l0) + 5 * (sg2 << 10);
-    l[1] = (uint64_t)_mm512_reduce_add_epi64(x.l1) + (sg0 << 8);
-    l[2] = (uint64_t)_mm512_reduce_add_epi64(x.l2) + (sg1 << 8);
+    const uint64_t sg0 = polymac_x86_hsum8(x.g0);
+    const uint64_t sg1 = polymac_x86_hsum8(x.g1);
+    const uint64_t sg2 = polymac_x86_hsum8(x.g2);
+    l[0] = polymac_x86_hsum8(x.l0) + 5 * (sg2 << 10);
+    l[1] = polymac_x86_hsum8(x.l1) + (sg0 << 8);
+    l[2] = polymac_x86_hsum8(x.l2) + (sg1 << 8);
 }
 
 IFMA_INLINE struct ifma_h ifma_add(struct ifma_h a, struct ifma_h b)

@@ -8,6 +8,8 @@
 
 #include <immintrin.h>
 
+#include "hsum.h"
+
 #include "../simd/skeleton.h"
 
 #define POLYMAC_R26VEC_MASK 0x3ffffffu
@@ -36,9 +38,7 @@ struct polymac_r26vec {
 
 static inline uint64_t polymac_r26vec_hsum4(__m256i v)
 {
-    __m128i t = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    t = _mm_add_epi64(t, _mm_unpackhi_epi64(t, t));
-    return (uint64_t)_mm_cvtsi128_si64(t);
+    return polymac_x86_hsum4(v);
 }
 
 /* The vector operations on 64-bit lanes, for either width: each picks the
@@ -49,7 +49,7 @@ static inline uint64_t polymac_r26vec_hsum4(__m256i v)
 #define POLYMAC_V8(a) _Generic((a), __m512i: (a), default: _mm512_setzero_si512())
 static inline uint64_t polymac_r26vec_hsum8(__m512i v)
 {
-    return (uint64_t)_mm512_reduce_add_epi64(v);
+    return polymac_x86_hsum8(v);
 }
 static inline __m512i polymac_r26vec_loadu8(const void *p)
 {
