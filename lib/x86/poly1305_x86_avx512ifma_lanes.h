@@ -93,14 +93,15 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
 }
 
 /*
- * The lanes carry their products with ifma_shift_carry: they wait on the
- * chain (one set), or on it and the ports (two), so the latency form wins
- * there.  Bounds (the analysis at the top of poly1305_x86_avx512ifma.c,
+ * One set of lanes carries its products with ifma_shift_carry: it waits
+ * on the chain, so the latency form wins there; two sets are bound by
+ * the ports and carry their two-block steps with ifma_carry (fewer
+ * instructions; ifma_mul2red_t).  Bounds (the analysis at the top of poly1305_x86_avx512ifma.c,
  * doubled sums, tools/bounds.c's lanes model): every factor below
  * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
  * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
- * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42.  The shifts measured faster
- * here than the IFMA form (ifma_carry): README, Batch.
+ * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42, and every IFMA shift and
+ * multiplication by 5 of ifma_carry is exact (below 2^52).
  */
 
 /* a p + b q mod p per lane: both products into the same six sums, b q
@@ -109,6 +110,19 @@ IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struc
                                        struct ifma_pow q)
 {
     return ifma_shift_carry(ifma_prod(ifma_prod(ifma_acc_zero(), b, q), a, p));
+}
+
+/* The same with ifma_carry, whose shifts by 8 and 10 and multiplication by
+ * 5 are IFMAs: 14 instructions a carry instead of 21, 7 of them fewer on
+ * port 0, which alone runs the shifts and shares the IFMAs with port 5.
+ * Two sets keep the multiplier busy, so the count decides there (16 x
+ * 1 KiB 8% faster, README, Batch); one set waits on the chain and keeps
+ * the shorter-latency shifts.  The bounds hold for both (tools/bounds.c
+ * checks the IFMA inputs and exact products of the lanes' step). */
+IFMA_INLINE struct ifma_h ifma_mul2red_t(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
+                                         struct ifma_pow q)
+{
+    return ifma_carry(ifma_prod(ifma_prod(ifma_acc_zero(), b, q), a, p));
 }
 
 /* (h + m) r, one block per lane */
@@ -293,10 +307,14 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, struct ifma_lanes_se
     struct ifma_h ha = a->h, hb = b->h;
     size_t off = 0;
     for (; m >= 2; m -= 2, off += 32) {
-        ha = ifma_mul2red(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
-                          ifma_lanes_blocks(p, off + 16, hba), a->r);
         if (two)
-            hb = ifma_mul2red(ifma_add(hb, ifma_lanes_blocks(p + 8, off, hbb)), b->r2,
+            ha = ifma_mul2red_t(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
+                                ifma_lanes_blocks(p, off + 16, hba), a->r);
+        else
+            ha = ifma_mul2red(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
+                              ifma_lanes_blocks(p, off + 16, hba), a->r);
+        if (two)
+            hb = ifma_mul2red_t(ifma_add(hb, ifma_lanes_blocks(p + 8, off, hbb)), b->r2,
                               ifma_lanes_blocks(p + 8, off + 16, hbb), b->r);
     }
     for (; m > 0; m--, off += 16) {
@@ -449,7 +467,7 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
  * The depth of dead stack each path leaves, zeroed after it (burn.h): 48
  * bytes of pushes, up to 56 of realignment, then the frame and the red
  * zone its spills use (GCC 12, read from the disassembly): one 136 + 72,
- * same_one 328 + 96, same_two 1288 + 120, two 2760 + 120; rounded up to
+ * same_one 328 + 96, same_two 1544 + 120, two 2952 + 120; rounded up to
  * whole vectors.
  */
 #ifndef IFMA_LANES_ONE_STACK
@@ -459,10 +477,10 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
 #define IFMA_LANES_SAME_ONE_STACK 576
 #endif
 #ifndef IFMA_LANES_SAME_TWO_STACK
-#define IFMA_LANES_SAME_TWO_STACK 1536
+#define IFMA_LANES_SAME_TWO_STACK 1792
 #endif
 #ifndef IFMA_LANES_TWO_STACK
-#define IFMA_LANES_TWO_STACK 3008
+#define IFMA_LANES_TWO_STACK 3200
 #endif
 
 static __attribute__((noinline)) void
