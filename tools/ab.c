@@ -1,0 +1,159 @@
+/* ab.c -- two builds of libpolymac timed against each other in one
+ *         process: the before/after measurement of a change */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+/*
+ *   polymac-ab [--stream N] [--backend NAME] OLD.so NEW.so SIZE...
+ *
+ * Loads both libraries, each in a link-map namespace of its own (they
+ * share a soname), and times polymac_auth on messages of each SIZE (a new
+ * key for every message, from a table of 64), or with --stream N the same
+ * messages through init, updates of N bytes and final.  Rounds alternate
+ * which library goes first, so drift and another tenant's load hit both
+ * alike; each round is 64 messages.  Prints, per size, the minimum and the
+ * median over 801 rounds, in clock ticks per message (TSC cycles on x86,
+ * nanoseconds elsewhere: test/ticks.h), and old / new for both (above 1:
+ * the new build is faster).  --backend selects the kernel in both.
+ * Whole `polymac bench` runs cannot show a few percent on a shared host;
+ * this can (docs/tuning.md).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE       /* dlmopen */
+#endif
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymac.h"
+#include "../test/ticks.h"
+
+enum { KEYS = 64, ROUNDS = 801, MAXLEN = 1 << 20 };
+
+struct lib {
+    const char *path;
+    int (*auth)(uint8_t *, const void *, size_t, const uint8_t *);
+    int (*init)(polymac_state *, const uint8_t *);
+    int (*update)(polymac_state *, const void *, size_t);
+    int (*final)(polymac_state *, uint8_t *);
+    int (*select)(const char *);
+};
+
+static int load(struct lib *l)
+{
+    void *h = dlmopen(LM_ID_NEWLM, l->path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "polymac-ab: %s\n", dlerror());
+        return -1;
+    }
+    *(void **)&l->auth = dlsym(h, "polymac_auth");
+    *(void **)&l->init = dlsym(h, "polymac_init");
+    *(void **)&l->update = dlsym(h, "polymac_update");
+    *(void **)&l->final = dlsym(h, "polymac_final");
+    *(void **)&l->select = dlsym(h, "polymac_backend_select");
+    if (!l->auth || !l->init || !l->update || !l->final || !l->select) {
+        fprintf(stderr, "polymac-ab: %s is not libpolymac\n", l->path);
+        return -1;
+    }
+    return 0;
+}
+
+static uint8_t keys[KEYS][32], tag[16];
+static uint8_t *msg;
+static size_t piece;
+
+/* ticks for KEYS messages of len bytes */
+static uint64_t run(const struct lib *l, size_t len)
+{
+    uint64_t t0 = test_ticks();
+    for (int i = 0; i < KEYS; i++) {
+        if (!piece) {
+            l->auth(tag, msg, len, keys[i]);
+            continue;
+        }
+        polymac_state st;
+        l->init(&st, keys[i]);
+        for (size_t o = 0; o < len; o += piece)
+            l->update(&st, msg + o, len - o < piece ? len - o : piece);
+        l->final(&st, tag);
+    }
+    return test_ticks() - t0;
+}
+
+static int cmpu(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: polymac-ab [--stream N] [--backend NAME] OLD.so NEW.so SIZE...\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend = NULL;
+    int a = 1;
+    for (; a < argc && !strncmp(argv[a], "--", 2); a += 2) {
+        if (a + 1 >= argc)
+            return usage();
+        if (!strcmp(argv[a], "--stream"))
+            piece = strtoul(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--backend"))
+            backend = argv[a + 1];
+        else
+            return usage();
+    }
+    if (argc - a < 3)
+        return usage();
+    struct lib lib[2] = {{.path = argv[a]}, {.path = argv[a + 1]}};
+    if (load(&lib[0]) || load(&lib[1]))
+        return 1;
+    for (int i = 0; i < 2; i++)
+        if (backend && lib[i].select(backend) != 0) {
+            fprintf(stderr, "polymac-ab: %s: no usable kernel %s\n", lib[i].path, backend);
+            return 1;
+        }
+    if (!(msg = malloc(MAXLEN)))
+        return 1;
+    srand(1);
+    for (int i = 0; i < KEYS; i++)
+        for (int j = 0; j < 32; j++)
+            keys[i][j] = (uint8_t)rand();
+    for (size_t i = 0; i < MAXLEN; i++)
+        msg[i] = (uint8_t)rand();
+    printf("ticks per message (%s), old = %s, new = %s%s%s\n",
+#ifdef POLYMAC_TEST_TSC
+           "TSC cycles",
+#else
+           "ns",
+#endif
+           lib[0].path, lib[1].path, piece ? ", streamed" : ", one-shot",
+           backend ? ", one kernel" : "");
+    printf("%8s %10s %10s %10s %10s %9s %9s\n", "bytes", "old min", "new min", "old med",
+           "new med", "old/new", "(median)");
+    static uint64_t t[2][ROUNDS];
+    for (int s = a + 2; s < argc; s++) {
+        char *end;
+        size_t len = strtoul(argv[s], &end, 10);
+        if (*end || end == argv[s] || len > MAXLEN)
+            return usage();
+        run(&lib[0], len);
+        run(&lib[1], len);
+        for (int r = 0; r < ROUNDS; r++) {
+            int first = r & 1;
+            t[first][r] = run(&lib[first], len);
+            t[!first][r] = run(&lib[!first], len);
+        }
+        qsort(t[0], ROUNDS, sizeof t[0][0], cmpu);
+        qsort(t[1], ROUNDS, sizeof t[1][0], cmpu);
+        printf("%8zu %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f\n", len, t[0][0] / (double)KEYS,
+               t[1][0] / (double)KEYS, t[0][ROUNDS / 2] / (double)KEYS,
+               t[1][ROUNDS / 2] / (double)KEYS, (double)t[0][0] / (double)t[1][0],
+               (double)t[0][ROUNDS / 2] / (double)t[1][ROUNDS / 2]);
+    }
+    return 0;
+}
