@@ -56,6 +56,9 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
     const uint8_t *lm[RUN], *lk[RUN];
     size_t ll[RUN], nl = 0;
     int called = 0;
+#ifdef POLYMAC_HAVE_R64
+    const size_t smax = polymac_scalar_max(k);
+#endif
     for (size_t i = 0; i < n; i++) {
         const uint8_t *msg = msgs[i];
         size_t len = lens[i];
@@ -68,7 +71,7 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
             continue;
         }
 #ifdef POLYMAC_HAVE_R64
-        if (len <= polymac_scalar_max(k)) {
+        if (len <= smax) {
             /* out of line: r and h stay out of this frame's spills */
             polymac_auth_scalar(out[i], msg, len, keys[i]);
             continue;
@@ -109,8 +112,9 @@ static int tags_inside(uint8_t *const tags[], const void *const msgs[],
 }
 
 /*
- * The one pass over the entries: whether any is invalid (a NULL tag or
- * key, a NULL message with a non-zero length), the longest message, and
+ * The one pass over a batch longer than one run: whether any entry is
+ * invalid (a NULL tag or key, a NULL message with a non-zero length), the
+ * longest message, and
  * whether the tags' span [tlo, thi) meets the inputs' span [lo, hi) (the
  * messages with bytes, and the keys).  Spans, not entries: disjoint spans
  * (the usual layout, tags in an array of their own) prove that writing a
@@ -153,6 +157,39 @@ __attribute__((noinline)) static struct scan scan(uint8_t *const tags[],
     return r;
 }
 
+/* tags[i] = buf[i] for i < n, each buf[i] zeroed once copied: 16-byte
+ * stores in the loop (the barrier keeps them there: a memset of the
+ * whole buffer after it becomes rep stos, whose start-up costs more than
+ * a short batch's copies). */
+static void copy_wipe(uint8_t *const tags[], uint8_t (*buf)[16], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        memcpy(tags[i], buf[i], 16);
+        memset(buf[i], 0, 16);
+        __asm__ __volatile__("" : : "r"(buf[i]) : "memory");
+    }
+}
+
+/* Whether any entry is invalid (a NULL tag or key, a NULL message with a
+ * non-zero length), and the longest message into *max: the checks alone,
+ * for the batches that need no spans (scan). */
+static int bad_entry(uint8_t *const tags[], const void *const msgs[], const size_t lens[],
+                     const uint8_t *const keys[], size_t n, size_t *max)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!tags[i] || !keys[i] || (!msgs[i] && lens[i]))
+            return 1;
+        m = lens[i] > m ? lens[i] : m;
+    }
+    *max = m;
+    return 0;
+}
+
+static int by_runs(const struct polymac_kernel *k, uint8_t *const tags[],
+                   const void *const msgs[], const size_t lens[],
+                   const uint8_t *const keys[], size_t n, int apart);
+
 int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
                        const size_t lens[], const uint8_t *const keys[], size_t n)
 {
@@ -160,42 +197,61 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
         return POLYMAC_OK;
     if (!tags || !msgs || !lens || !keys)
         return POLYMAC_EINVAL;
+    const struct polymac_kernel *k = polymac_active();
+    if (!k || !k->lanes) {
+        /* no lanes: the NULL checks alone (the spans matter only for a
+         * long batch, below), then the one-shot paths run by run */
+        size_t max;
+        if (bad_entry(tags, msgs, lens, keys, n, &max))
+            return POLYMAC_EINVAL;
+        if (!k)
+            return POLYMAC_ENOKERNEL;
+        return by_runs(k, tags, msgs, lens, keys, n, 0);
+    }
+    if (n <= RUN) {
+        /* A short batch into a buffer of its own: every input is read
+         * before the first tag is written, whatever the layout, so the
+         * spans need no scan (copying the tags costs less). */
+        size_t max;
+        if (bad_entry(tags, msgs, lens, keys, n, &max))
+            return POLYMAC_EINVAL;
+        if (max > k->lanes_max)
+            return by_runs(k, tags, msgs, lens, keys, n, 0);
+        uint8_t buf[RUN][16], *to[RUN];
+        for (size_t i = 0; i < n; i++)
+            to[i] = buf[i];
+        k->lanes(to, (const uint8_t *const *)msgs, lens, keys, n);
+        polymac_after_kernel(k);
+        copy_wipe(tags, buf, n);
+        return POLYMAC_OK;
+    }
     const struct scan sc = scan(tags, msgs, lens, keys, n);
     if (sc.bad)
         return POLYMAC_EINVAL;
-    const struct polymac_kernel *k = polymac_active();
-    if (!k)
-        return POLYMAC_ENOKERNEL;
 
-    if (k->lanes && sc.max <= k->lanes_max) {
+    if (sc.max <= k->lanes_max) {
         if (sc.apart) {
             /* the common case: the lanes write the tags in place */
             k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
             polymac_after_kernel(k);
             return POLYMAC_OK;
         }
-        if (n <= RUN) {
-            /* tags among the inputs (a tag stored after its message,
-             * say): every input is read before the first tag is written */
-            uint8_t buf[RUN][16], *to[RUN];
-            for (size_t i = 0; i < n; i++)
-                to[i] = buf[i];
-            k->lanes(to, (const uint8_t *const *)msgs, lens, keys, n);
-            polymac_after_kernel(k);
-            for (size_t i = 0; i < n; i++)
-                memcpy(tags[i], buf[i], 16);
-            polymac_wipe(buf, n * 16);
-            return POLYMAC_OK;
-        }
     }
 
-    /* Messages too long for the lanes among them, or a long batch whose
-     * spans meet.  Every message and key is read before any tag is
-     * written: a batch of one run always, a longer one through a heap
-     * buffer when some tag lies among the inputs (else run by run). */
+    return by_runs(k, tags, msgs, lens, keys, n, sc.apart);
+}
+
+/* Messages too long for the lanes among them, a long batch whose spans
+ * meet, or a kernel without lanes.  Every message and key is read before
+ * any tag is written: a batch of one run always, a longer one through a
+ * heap buffer when some tag lies among the inputs (else run by run). */
+static int by_runs(const struct polymac_kernel *k, uint8_t *const tags[],
+                   const void *const msgs[], const size_t lens[],
+                   const uint8_t *const keys[], size_t n, int apart)
+{
     uint8_t local[RUN][16];
     uint8_t (*all)[16] = NULL;
-    if (n > RUN && !sc.apart && tags_inside(tags, msgs, lens, keys, n)) {
+    if (n > RUN && !apart && tags_inside(tags, msgs, lens, keys, n)) {
         if (n > SIZE_MAX / 16 || !(all = malloc(n * 16)))
             return POLYMAC_ENOMEM;
     }
