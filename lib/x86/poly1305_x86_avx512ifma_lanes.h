@@ -55,9 +55,6 @@ struct ifma_lanes_mgr {
     size_t left[IFMA_LANES_N];           /* blocks left in the segment */
     size_t idx[IFMA_LANES_N];            /* entry the lane carries */
     unsigned stage[IFMA_LANES_N];
-    size_t next;                         /* next entry to look at */
-    unsigned cls;                        /* the length class being taken */
-    unsigned classes;                    /* bit c: the batch has class c */
     _Alignas(64) uint8_t pad[IFMA_LANES_N][16];   /* padded last blocks */
 };
 
@@ -239,36 +236,84 @@ IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *
     _mm512_store_si512((void *)t[4], _mm512_permutex2var_epi64(lo, i1, hi));
 }
 
-/* Length classes, longest first: over 64 blocks, 17..64, 5..16, 0..4. */
-static inline unsigned ifma_lanes_class(size_t len)
+/* Entries ordered at a time (a window of the batch), longest length
+ * class first (over 64 blocks, 17..64, 5..16, 0..4): a long message that
+ * started late would run on alone while the other lanes idle (with 7:4:1
+ * of 64, 594 and 1518 bytes, twice the steps). */
+#define IFMA_LANES_WIN 64
+
+/* The entries not yet taken: bit k of cls[c] is entry win + k, of length
+ * class c, of a window of nw entries.  Apart from the manager, in
+ * registers: the tags are stored through pointers that could alias the
+ * manager, so its fields are loads, and a field every take updates would
+ * chain the takes through memory. */
+struct ifma_lanes_q {
+    size_t win, nw;
+    uint64_t cls[4];
+};
+
+/* The next window of the batch, classified with three compares an entry
+ * (no counter in memory); 0 when the batch has no entry left. */
+IFMA_INLINE int ifma_lanes_window(struct ifma_lanes_q *q, const size_t lens[], size_t n)
 {
-    return (len > 64 * 16) + (len > 16 * 16) + (len > 4 * 16);
+    const size_t w = q->win + q->nw;
+    if (w >= n)
+        return 0;
+    const size_t c = n - w < IFMA_LANES_WIN ? n - w : IFMA_LANES_WIN;
+    uint64_t t1 = 0, t2 = 0, t3 = 0;
+    for (size_t k = 0; k < c; k++) {
+        const size_t len = lens[w + k];
+        t1 |= (uint64_t)(len > 4 * 16) << k;
+        t2 |= (uint64_t)(len > 16 * 16) << k;
+        t3 |= (uint64_t)(len > 64 * 16) << k;
+    }
+    q->cls[3] = t3;
+    q->cls[2] = t2 & ~t3;
+    q->cls[1] = t1 & ~t2;
+    q->cls[0] = (c == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1) & ~t1;
+    q->win = w;
+    q->nw = c;
+    return 1;
+}
+
+/* The next entry, longest class first; n when the batch has none left. */
+IFMA_INLINE size_t ifma_lanes_next(struct ifma_lanes_q *q, const size_t lens[], size_t n)
+{
+    for (;;) {
+        for (int c = 3; c >= 0; c--) {
+            const uint64_t m = q->cls[c];
+            if (m) {
+                q->cls[c] = m & (m - 1);
+                return q->win + (size_t)__builtin_ctzll(m);
+            }
+        }
+        if (!ifma_lanes_window(q, lens, n))
+            return n;
+    }
+}
+
+/* The padded last block of rest (1..15) bytes at p: a masked load, which
+ * reads no byte past them, and the byte 1 after them. */
+IFMA_INLINE void ifma_lanes_pad(uint8_t pad[16], const uint8_t *p, size_t rest)
+{
+    const __m128i v = _mm_maskz_loadu_epi8((__mmask16)((1u << rest) - 1), p);
+    _mm_store_si128((__m128i *)pad, _mm_mask_set1_epi8(v, (__mmask16)(1u << rest), 1));
 }
 
 /*
  * Lane l takes the next entry with blocks (an empty message's tag is s);
  * idle when the batch has none left.  Bookkeeping only: the caller loads
- * the keys of the lanes that changed.  Entries are taken longest class
- * first, one pass over the batch per class: a long message that started
- * late would otherwise run on alone while the other lanes idle (with
- * 7:4:1 of 64, 594 and 1518 bytes, twice the steps).
+ * the keys of the lanes that changed.
  */
-static inline void ifma_lanes_take(struct ifma_lanes_mgr *g, unsigned l, uint8_t *const out[],
-                                   const uint8_t *const msgs[], const size_t lens[],
-                                   const uint8_t *const keys[], size_t n)
+IFMA_INLINE void ifma_lanes_take(struct ifma_lanes_mgr *g, struct ifma_lanes_q *q, unsigned l,
+                                 uint8_t *const out[], const uint8_t *const msgs[],
+                                 const size_t lens[], const uint8_t *const keys[], size_t n)
 {
     for (;;) {
-        if (g->next == n) {
-            /* the next class present in the batch, if any */
-            const unsigned below = g->classes & ((1u << g->cls) - 1);
-            if (!below)
-                break;
-            g->cls = 31u - (unsigned)__builtin_clz(below);
-            g->next = 0;
-        }
-        const size_t i = g->next++, len = lens[i], rest = len % 16;
-        if (ifma_lanes_class(len) != g->cls)
-            continue;
+        const size_t i = ifma_lanes_next(q, lens, n);
+        if (i == n)
+            break;
+        const size_t len = lens[i], rest = len % 16;
         if (len == 0) {
             memcpy(out[i], keys[i] + 16, 16);     /* h = 0: the tag is s */
             continue;
@@ -276,7 +321,7 @@ static inline void ifma_lanes_take(struct ifma_lanes_mgr *g, unsigned l, uint8_t
         g->key[l] = keys[i];
         g->idx[l] = i;
         if (rest)
-            polymac_pad_last(g->pad[l], msgs[i] + (len - rest), rest);
+            ifma_lanes_pad(g->pad[l], msgs[i] + (len - rest), rest);
         if (len >= 16) {
             g->stage[l] = IFMA_LANE_FULL;
             g->p[l] = msgs[i];
@@ -336,13 +381,9 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
     _Alignas(64) uint8_t t[8][16];
     struct ifma_lanes_set a, b;
 
-    g->classes = 0;
-    for (size_t i = 0; i < n; i++)
-        g->classes |= 1u << ifma_lanes_class(lens[i]);
-    g->next = 0;
-    g->cls = 31u - (unsigned)__builtin_clz(g->classes);
+    struct ifma_lanes_q q = {0, 0, {0, 0, 0, 0}};
     for (unsigned l = 0; l < nl; l++)
-        ifma_lanes_take(g, l, out, msgs, lens, keys, n);
+        ifma_lanes_take(g, &q, l, out, msgs, lens, keys, n);
     ifma_lanes_start(&a, &b, g->key, two);
     for (;;) {
         size_t m = SIZE_MAX;
@@ -390,7 +431,7 @@ IFMA_INLINE void ifma_lanes_run(struct ifma_lanes_mgr *g, uint8_t *const out[],
             unsigned k = 0;
             for (unsigned j = 0; j < 8; j++)
                 if (e >> j & 1) {
-                    ifma_lanes_take(g, 8 * set + j, out, msgs, lens, keys, n);
+                    ifma_lanes_take(g, &q, 8 * set + j, out, msgs, lens, keys, n);
                     k |= (g->stage[8 * set + j] != IFMA_LANE_IDLE) << j;
                 }
             if (k)
@@ -471,7 +512,7 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
  * whole vectors.
  */
 #ifndef IFMA_LANES_ONE_STACK
-#define IFMA_LANES_ONE_STACK 320
+#define IFMA_LANES_ONE_STACK 640
 #endif
 #ifndef IFMA_LANES_SAME_ONE_STACK
 #define IFMA_LANES_SAME_ONE_STACK 576
@@ -480,7 +521,7 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
 #define IFMA_LANES_SAME_TWO_STACK 1792
 #endif
 #ifndef IFMA_LANES_TWO_STACK
-#define IFMA_LANES_TWO_STACK 3200
+#define IFMA_LANES_TWO_STACK 3328
 #endif
 
 static __attribute__((noinline)) void
