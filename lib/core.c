@@ -122,7 +122,7 @@ void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16]
 {
     uint8_t r[16], last[16];
     clamp(r, key);
-    k->init(ks, r);
+    (k->init_oneshot ? k->init_oneshot : k->init)(ks, r);
     polymac_wipe(r, sizeof r);
     if (len >= 16)
         k->blocks(ks, msg, len / 16, 1);

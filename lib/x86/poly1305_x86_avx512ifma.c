@@ -700,6 +700,33 @@ IFMA_INLINE struct ifma_h ifma_lane0(const uint64_t l[3])
 }
 
 /*
+ * Makes the lanes live (sm.vec = 1), h from radix 2^64 in lane 0 of a:
+ * the k leading blocks sit in the top k lanes (ifma_load_top),
+ * V = V r^16 + M for each full group, and V stays in st->v, unmerged, for
+ * ifma_absorb and ifma_short to carry on from; emit merges it.
+ */
+IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct ifma_pow *p16,
+                           const uint8_t *in, size_t k, size_t groups, __m512i hb)
+{
+    struct ifma_h b;
+    if (k > 0) {
+        ifma_load_top(in, k, a, hb, &a, &b);
+        in += 16 * k;
+    } else {
+        a = ifma_add(a, ifma_load8(in, hb));
+        b = ifma_load8(in + 128, hb);
+        in += 256;
+        groups--;
+    }
+    ifma_groups(&a, &b, p16, in, groups, hb);
+    ifma_storelanes(st, 0, a);
+    ifma_storelanes(st, 1, b);
+    st->sm.vec = 1;
+    st->pend = 0;
+    st->t = 0;
+}
+
+/*
  * The vector path while h is in radix 2^64 (the lanes are not live),
  * n = nblocks = 16 G + k blocks: the skeleton's polymac_simd_blocks calls
  * it from the break-even on.  h from radix 2^64 joins the lane of the
@@ -716,17 +743,15 @@ IFMA_INLINE struct ifma_h ifma_lane0(const uint64_t l[3])
  *          V = V r^16 + M for each further group, the first group's M
  *          added without a product; the last V is multiplied lane-wise
  *          by r^16..r^1.
- * That is the one-shot path (init, one call, emit): keeping its lanes
- * would only move the same sum into emit, behind a store and reload of
- * the lanes and the powers (measured slower at 256 to 512 bytes).  For
- * the same reason it is not the skeleton's polymac_simd_vector (powers
- * made and stored, then the loop reloading them).
+ * That is the one-shot path (init_oneshot, one call, emit): keeping its
+ * lanes would only move the same sum into emit, behind a store and
+ * reload of the lanes and the powers (measured slower at 256 to 512
+ * bytes).  For the same reason it is not the skeleton's
+ * polymac_simd_vector (powers made and stored, then the loop reloading
+ * them).  A stream's first vector call takes ifma_vector_live instead.
  *
- * A later call (warm: a streamed message) makes the lanes live instead
- * (sm.vec = 1): the k leading blocks sit in the top k lanes
- * (ifma_load_top), V = V r^16 + M for each full group, and V stays in
- * st->v, unmerged, for ifma_absorb and ifma_short to carry on from; emit
- * merges it.
+ * A later call (warm: a streamed message) makes the lanes live
+ * (ifma_live).
  */
 __attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
                                                   size_t nblocks, uint32_t hibit)
@@ -744,22 +769,7 @@ __attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
     if (st->sm.powers >= IFMA_LEVEL) {
         /* r^16 for the loop: five broadcast loads */
         p16 = ifma_p16mem(st);
-        size_t loop = groups;
-        if (k > 0) {
-            ifma_load_top(in, k, a, hb, &a, &b);
-            in += 16 * k;
-        } else {
-            a = ifma_add(a, ifma_load8(in, hb));
-            b = ifma_load8(in + 128, hb);
-            in += 256;
-            loop--;
-        }
-        ifma_groups(&a, &b, &p16, in, loop, hb);
-        ifma_storelanes(st, 0, a);
-        ifma_storelanes(st, 1, b);
-        st->sm.vec = 1;
-        st->pend = 0;
-        st->t = 0;
+        ifma_live(st, a, &p16, in, k, groups, hb);
         return;
     }
 
@@ -795,6 +805,23 @@ __attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
         ifma_final(a, pa, b, pb, 1, l);
     }
     polymac_r64_from_r44(&st->sm.sc, l);
+}
+
+/*
+ * The first vector call of a stream (cold, sm.oneshot == 0): the powers,
+ * then the lanes made live as in a warm call.  Summing them at once (as
+ * ifma_vector does for a one-shot) would cost a stream of two or more
+ * vector calls a second sum of the sixteen lanes.
+ */
+__attribute__((noinline)) static void ifma_vector_live(void *ks, const uint8_t *in,
+                                                       size_t nblocks, uint32_t hibit)
+{
+    struct ifma_state *st = ks;
+    struct ifma_pow pa, pb, p16;
+    uint64_t l[3];
+    polymac_r64_to_r44(&st->sm.sc, l);
+    ifma_powers(st, &pa, &pb, &p16);
+    ifma_live(st, ifma_lane0(l), &p16, in, nblocks % 16, nblocks / 16, ifma_hibit(hibit));
 }
 
 /* The lanes' extra factor r^t, masked: a forged t picks a stored power. */
@@ -1004,6 +1031,13 @@ static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
     polymac_simd_init(&((struct ifma_state *)ks)->sm, r);
 }
 
+static void polymac_init_oneshot_x86_avx512ifma(void *ks, const uint8_t r[16])
+{
+    struct ifma_state *st = ks;
+    polymac_simd_init(&st->sm, r);
+    st->sm.oneshot = 1;
+}
+
 /* The skeleton's blocks, and beside it the calls of live lanes: whole
  * groups with nothing pending, ifma_absorb from IFMA_MIN_BLOCKS_LANES,
  * ifma_short below. */
@@ -1028,7 +1062,10 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
          * wipe them (and the scalar path needs no merge) */
         st->sm.vec = 0;
     }
-    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit);
+    /* a stream's first vector call makes the lanes live at once */
+    const int live = st->sm.oneshot != 1 && st->sm.powers < IFMA_LEVEL;
+    polymac_simd_blocks(st, &st->sm, &ifma_kernel, live ? ifma_vector_live : ifma_vector, in,
+                        nblocks, hibit);
 }
 
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
@@ -1045,6 +1082,7 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
                             IFMA_COLD_INIT, IFMA_SCALAR_MAX_AT,
                             .stack_bytes = 0,
+                            .init_oneshot = polymac_init_oneshot_x86_avx512ifma,
                             .lanes = polymac_lanes_x86_avx512ifma,
                             .lanes_max = IFMA_LANES_MAX);
 
