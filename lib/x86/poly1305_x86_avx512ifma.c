@@ -151,12 +151,14 @@ _Static_assert(offsetof(struct ifma_state, pw) % 64 == 0, "pw on a line");
 /* The power level of the skeleton: the tables of r^1..r^16 exist. */
 #define IFMA_LEVEL 1u
 
-/* The depth of dead stack ifma_vector leaves, zeroed after it (burn.h):
- * 40 bytes of pushes, up to 48 of realignment, a 328-byte frame and 120
- * bytes of red zone (GCC 12), rounded up to whole vectors.  The other
- * functions spill no key-derived vector (test_stack). */
+/* The depth of dead stack the vector calls (ifma_vector,
+ * ifma_vector_live) leave, zeroed after them (burn.h): the return
+ * address and 40 bytes of pushes, up to 56 of realignment and one 64-byte
+ * spill in the red zone (GCC 12: neither has a frame), rounded up to
+ * whole vectors.  The other functions spill no key-derived vector
+ * (test_stack). */
 #ifndef IFMA_VECTOR_STACK
-#define IFMA_VECTOR_STACK 576
+#define IFMA_VECTOR_STACK 192
 #endif
 
 #define IFMA_INLINE static inline __attribute__((always_inline))
@@ -802,7 +804,10 @@ __attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
         }
         in += 16 * k + 256;
         ifma_groups(&a, &b, &p16, in, groups - 1, hb);
-        ifma_final(a, pa, b, pb, 1, l);
+        /* the final factors reloaded from the state, where ifma_powers
+         * stored them: held in registers across the loop they were
+         * spilled, a 328-byte frame that each call then had to zero */
+        ifma_final(a, ifma_loadpow(st, 0), b, ifma_loadpow(st, 1), 1, l);
     }
     polymac_r64_from_r44(&st->sm.sc, l);
 }
