@@ -267,6 +267,25 @@ static struct l5 power(struct l5 a, const struct step *s, int n)
 }
 
 /* ---- radix 2^64 (generic-r64 and every kernel's scalar path) ---- */
+
+/* The final reduction of h (h2 below the loop's fixed point h2max) as
+ * polymac_r64_reduce and x86-avx2's batch pairs (avx2_pair_tag) compute
+ * it: c = 5 (h2 >> 2), in one 64-bit register (lea); h0 + c carries at
+ * most 1 into h1 and from there into h2 & 3; g = h + 5 carries at most 1
+ * more, so g2 >> 2, the mask's source, is 0 or 1. */
+static void model_r64_final(u128 h2max)
+{
+    snprintf(model, sizeof model, "r64 final");
+    printing = 1;
+    const u128 c = mul(h2max >> 2, 5);
+    bound("c = 5 (h2 >> 2) (64-bit register)", c, 64);
+    const u128 f2 = add(3, 1);
+    bound("h2 after the fold, (h2 & 3) + carry", f2, 3);
+    const u128 g2 = add(f2, 1);
+    bound("g2 = h2 + carry of h + 5", g2, 3);
+    bound("g2 >> 2 (the mask: 0 or 1)", g2 >> 2, 1);
+    printing = 0;
+}
 static void model_r64(void)
 {
     snprintf(model, sizeof model, "r64 core");
@@ -302,6 +321,7 @@ static void model_r64(void)
     printing = 1;
     printf("%-16s fixed point after %d steps: h2 below 2^%.2f\n", model, it, lg(h2));
     printing = 0;
+    model_r64_final(h2);
 }
 
 /* ---- radix 2^44, IFMA (ifma_mulred): inputs and exact products below 2^52 ---- */

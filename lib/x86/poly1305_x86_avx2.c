@@ -1,5 +1,6 @@
 /* poly1305_x86_avx2.c -- AVX2 kernel: four lanes in radix 2^26 (Goll and
- *                        Gueron), scalar radix 2^64 below break-even */
+ *                        Gueron), scalar radix 2^64 below break-even and
+ *                        for batches (two messages interleaved) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
@@ -162,12 +163,15 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
 
 POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
 
-/* Its functions zero their own stack (burn.h).  No batch lanes: four
- * lanes in radix 2^26, one message each, lost to the one-shot path at
- * every batch measured (README, Batch). */
+/* the batch entry: two messages at a time in scalar radix 2^64 */
+#include "poly1305_x86_avx2_lanes.h"
+
+/* Its functions zero their own stack (burn.h). */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,
                             AVX2_SCALAR_MAX_AT,
-                            .stack_bytes = 0);
+                            .stack_bytes = 0,
+                            .lanes = polymac_lanes_x86_avx2,
+                            .lanes_max = AVX2_LANES_MAX);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64, in h26, or in the lanes

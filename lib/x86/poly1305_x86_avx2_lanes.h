@@ -1,0 +1,290 @@
+/* poly1305_x86_avx2_lanes.h -- x86-avx2's batch entry: two messages at a
+ *                              time, interleaved in scalar radix 2^64 */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+/*
+ * Included by poly1305_x86_avx2.c.  Why scalar code in an AVX2 kernel:
+ * a batch message has its own key and no powers of r, so every block
+ * costs one multiplication by r.  On Intel Emerald Rapids (TSC cycles)
+ * the one-shot scalar code takes 8.9 a block, waiting on the latency of
+ * its multiplies and carries; four lanes in radix 2^26 (25 vpmuludq and
+ * a carry chain per block and lane, two interleaved sets of four, keys
+ * split and tags reduced in vector code) took 7.2 a block per lane plus
+ * 160 a group, and lost to the one-shot path at 64 bytes (0.84x of
+ * polymac_auth one by one).  The scalar block is bound by latency, not
+ * by its seven multiplies: two messages interleaved in one loop take 5.8
+ * a block each, and win at every length measured, 16 bytes to 2 KiB.
+ *
+ * The block step is r64.h's (polymac_r64_core: the same instructions
+ * and limbs, h2 < 2^63 between blocks; tools/bounds.c's r64 model), run
+ * for message A at p and message B at p + d in one loop.  Each pair's
+ * r0, r1, 5 r1 / 4 and 5 r0 are read from a stack array (zeroed after
+ * the batch with the rest of the dead frame), which leaves the registers
+ * to both h, the address and the products.  A pair of equal lengths runs
+ * its padded last blocks as one more paired step; otherwise the longer
+ * message's remaining blocks, and the padded blocks, go through
+ * polymac_r64_core one message at a time.  A batch of one length runs
+ * consecutive pairs; a mixed one pairs messages in classes of similar
+ * length (1, 2-3, 4-7, ... blocks, longest first), so that a pair mostly
+ * runs together.  An odd message left over is paired with itself (the
+ * pair costs what one message alone costs, which waits on latency) and
+ * stores one tag.  Only lengths, which are public, decide branches; the
+ * final reduction is polymac_r64_reduce's, in assembly (no branch).
+ */
+
+#include "../generic/r64.h"
+
+/* Messages of at most this many bytes go through the pairs; longer ones
+ * through the one-shot vector path.  Overridable with -D. */
+#ifndef AVX2_LANES_MAX
+#define AVX2_LANES_MAX 2048
+#endif
+
+#define AVX2_PAIR_INLINE static inline __attribute__((always_inline))
+
+/* One block of one message in the loop below: h += m (the 2^128 bit
+ * hb), then h r, the 2^130 fold of h2 on the way in, exactly as
+ * polymac_r64_core. */
+#define AVX2_PAIR_STEP(H0, H1, H2, R0, R1, S1, R05, AT0, AT8)                      \
+    "mov " AT0 ", %[t0]\n\t"                                                       \
+    "mov " AT8 ", %[t1]\n\t"                                                       \
+    "add %[" H0 "], %[t0]\n\t"                /* t = h + m */                      \
+    "adc %[" H1 "], %[t1]\n\t"                                                     \
+    "adc %[hb], %[" H2 "]\n\t"                                                     \
+    "mov " R1 ", %%rax\n\t"                                                        \
+    "mulq %[t0]\n\t"                          /* f = r1 t0 */                      \
+    "mov %%rax, %[f0]\n\t"                                                         \
+    "mov %%rdx, %[f1]\n\t"                                                         \
+    "mov " R0 ", %%rax\n\t"                                                        \
+    "mulq %[t0]\n\t"                          /* a = r0 t0 */                      \
+    "mov %%rax, %[" H0 "]\n\t"                                                     \
+    "mov %%rdx, %[" H1 "]\n\t"                                                     \
+    "mov " R0 ", %%rax\n\t"                                                        \
+    "mulq %[t1]\n\t"                          /* f += r0 t1 */                     \
+    "add %%rax, %[f0]\n\t"                                                         \
+    "adc %%rdx, %[f1]\n\t"                                                         \
+    "mov " S1 ", %%rax\n\t"                                                        \
+    "mulq %[t1]\n\t"                          /* a += s1 t1 */                     \
+    "add %%rax, %[" H0 "]\n\t"                                                     \
+    "adc %%rdx, %[" H1 "]\n\t"                                                     \
+    "mov " S1 ", %%rax\n\t"                                                        \
+    "mulq %[" H2 "]\n\t"                      /* f += s1 h2 */                     \
+    "add %%rax, %[f0]\n\t"                                                         \
+    "adc %%rdx, %[f1]\n\t"                                                         \
+    "mov %[" H2 "], %[t0]\n\t"                                                     \
+    "and $3, %[" H2 "]\n\t"                                                        \
+    "shr $2, %[t0]\n\t"                                                            \
+    "mov " R05 ", %%rax\n\t"                                                       \
+    "mulq %[t0]\n\t"                          /* a += 5 r0 (h2 >> 2) */            \
+    "add %%rax, %[" H0 "]\n\t"                                                     \
+    "adc %%rdx, %[" H1 "]\n\t"                                                     \
+    "imul " R0 ", %[" H2 "]\n\t"           /* (h2 & 3) r0 */                       \
+    "add %[f0], %[" H1 "]\n\t"                /* h1 = (a >> 64) + f */             \
+    "adc %[f1], %[" H2 "]\n\t"
+
+/*
+ * nblocks >= 1 blocks of message A at p and of message B at p + d, with
+ * the 2^128 bit hibit (1, or 0 for padded blocks); k holds A's r0, r1,
+ * s1 = 5 r1 / 4, 5 r0, then B's.  Both messages' limbs stay in
+ * registers; the temporaries are shared (the core renames them); the
+ * keys' words are read from k, d and the end from memory (d is loaded
+ * into rax, free before the first product of B's block): 14 registers,
+ * so that the loop fits beside a frame pointer (-O0,
+ * -fno-omit-frame-pointer).
+ */
+AVX2_PAIR_INLINE void avx2_pair_core(uint64_t a[3], uint64_t b[3], const uint64_t k[8],
+                                     const uint8_t *p, intptr_t d, size_t nblocks,
+                                     uint64_t hibit)
+{
+    uint64_t a0 = a[0], a1 = a[1], a2 = a[2], b0 = b[0], b1 = b[1], b2 = b[2];
+    uint64_t t0, t1, f0, f1;
+    const uint8_t *const end = p + 16 * nblocks;
+    __asm__("1:\n\t"
+            AVX2_PAIR_STEP("a0", "a1", "a2", "0(%[k])", "8(%[k])", "16(%[k])", "24(%[k])",
+                           "0(%[p])", "8(%[p])")
+            "mov %[d], %%rax\n\t"
+            AVX2_PAIR_STEP("b0", "b1", "b2", "32(%[k])", "40(%[k])", "48(%[k])", "56(%[k])",
+                           "0(%[p],%%rax)", "8(%[p],%%rax)")
+            "add $16, %[p]\n\t"
+            "cmp %[end], %[p]\n\t"
+            "jne 1b"
+            : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [b0] "+&r"(b0),
+              [b1] "+&r"(b1), [b2] "+&r"(b2), [p] "+&r"(p), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [f0] "=&r"(f0), [f1] "=&r"(f1)
+            : [k] "r"(k), [d] "m"(d), [end] "m"(end), [hb] "rme"(hibit)
+            : "rax", "rdx", "cc", "memory");
+    a[0] = a0; a[1] = a1; a[2] = a2;
+    b[0] = b0; b[1] = b1; b[2] = b2;
+}
+#undef AVX2_PAIR_STEP
+
+/* The rest of one message after its first done blocks: its remaining
+ * full blocks up to full, then its padded last block (pad, when rest). */
+AVX2_PAIR_INLINE void avx2_pair_rest(uint64_t h[3], const uint64_t k[4], const uint8_t *m,
+                                     size_t done, size_t full, const uint8_t pad[16],
+                                     size_t rest)
+{
+    if (full > done)
+        polymac_r64_core(h, k[0], k[1], m + 16 * done, full - done, 1);
+    if (rest)
+        polymac_r64_core(h, k[0], k[1], pad, 1, 0);
+}
+
+/*
+ * (h mod p + s) mod 2^128 into tag: polymac_r64_reduce's steps (h2's
+ * bits from 2^130 folded in times 5, then g = h + 5, which reaches 2^130
+ * exactly when h >= p, selected by a mask) and the sum with s, in
+ * assembly: in C, GCC 12 builds these 128-bit sums through memory.  One
+ * 16-byte store: the batch front end may copy the tag on with one
+ * 16-byte load, which two 8-byte stores could not forward to.
+ */
+AVX2_PAIR_INLINE void avx2_pair_tag(uint8_t tag[16], const uint64_t h[3], const uint8_t *key)
+{
+    uint64_t h0 = h[0], h1 = h[1], h2 = h[2], c, g0, g1;
+    __asm__("mov %[h2], %[c]\n\t"
+            "shr $2, %[c]\n\t"
+            "and $3, %[h2]\n\t"
+            "lea (%[c],%[c],4), %[c]\n\t"       /* 5 (h2 >> 2) */
+            "add %[c], %[h0]\n\t"
+            "adc $0, %[h1]\n\t"
+            "adc $0, %[h2]\n\t"                 /* h2 <= 4 */
+            "mov %[h0], %[g0]\n\t"
+            "mov %[h1], %[g1]\n\t"
+            "mov %[h2], %[c]\n\t"
+            "add $5, %[g0]\n\t"                 /* g = h + 5 */
+            "adc $0, %[g1]\n\t"
+            "adc $0, %[c]\n\t"
+            "shr $2, %[c]\n\t"                  /* 1 when h >= p */
+            "neg %[c]\n\t"
+            "xor %[h0], %[g0]\n\t"
+            "xor %[h1], %[g1]\n\t"
+            "and %[c], %[g0]\n\t"
+            "and %[c], %[g1]\n\t"
+            "xor %[g0], %[h0]\n\t"
+            "xor %[g1], %[h1]\n\t"
+            "add %[s0], %[h0]\n\t"              /* + s */
+            "adc %[s1], %[h1]"
+            : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [c] "=&r"(c), [g0] "=&r"(g0),
+              [g1] "=&r"(g1)
+            : [s0] "m"(*(const uint64_t *)(key + 16)), [s1] "m"(*(const uint64_t *)(key + 24))
+            : "cc");
+    _mm_storeu_si128((__m128i *)tag, _mm_set_epi64x((long long)h1, (long long)h0));
+}
+
+/*
+ * The tags of messages A (ma, la bytes, key ka) and B into ta and tb
+ * (B's tag is not stored when tb is NULL: B is A again, the odd message
+ * of a batch).  Out of line: its frame (the keys' words, the padded
+ * blocks, what the compiler spills) is zeroed after the batch.
+ */
+AVX2_PAIR_INLINE void avx2_pair_run(uint8_t *ta, uint8_t *tb, const uint8_t *ma, size_t la,
+                                    const uint8_t *ka, const uint8_t *mb, size_t lb,
+                                    const uint8_t *kb)
+{
+    uint64_t k[8], a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    uint8_t pad[2][16];
+    polymac_clamp64(&k[0], &k[1], ka);
+    k[2] = (k[1] >> 2) * 5;
+    k[3] = k[0] * 5;
+    polymac_clamp64(&k[4], &k[5], kb);
+    k[6] = (k[5] >> 2) * 5;
+    k[7] = k[4] * 5;
+    const size_t fa = la / 16, fb = lb / 16, ra = la % 16, rb = lb % 16;
+    const size_t both = fa < fb ? fa : fb;
+    if (both)
+        avx2_pair_core(a, b, k, ma, (intptr_t)mb - (intptr_t)ma, both, 1);
+    if (ra)
+        polymac_pad_last(pad[0], ma + 16 * fa, ra);
+    if (rb)
+        polymac_pad_last(pad[1], mb + 16 * fb, rb);
+    if (fa == fb && ra && rb) {
+        avx2_pair_core(a, b, k, pad[0], pad[1] - pad[0], 1, 0);
+    } else {
+        avx2_pair_rest(a, k, ma, both, fa, pad[0], ra);
+        avx2_pair_rest(b, k + 4, mb, both, fb, pad[1], rb);
+    }
+    avx2_pair_tag(ta, a, ka);
+    if (tb)
+        avx2_pair_tag(tb, b, kb);
+}
+
+static __attribute__((noinline)) void avx2_pair(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
+                                                size_t la, const uint8_t *ka,
+                                                const uint8_t *mb, size_t lb,
+                                                const uint8_t *kb)
+{
+    avx2_pair_run(ta, tb, ma, la, ka, mb, lb, kb);
+}
+
+/* A batch of n messages of one length len: consecutive pairs, the odd
+ * last message with itself. */
+static __attribute__((noinline)) void avx2_pairs_same(uint8_t *const out[],
+                                                      const uint8_t *const msgs[], size_t len,
+                                                      const uint8_t *const keys[], size_t n)
+{
+    size_t i = 0;
+    for (; i + 1 < n; i += 2)
+        avx2_pair_run(out[i], out[i + 1], msgs[i], len, keys[i], msgs[i + 1], len, keys[i + 1]);
+    if (i < n)
+        avx2_pair_run(out[i], NULL, msgs[i], len, keys[i], msgs[i], len, keys[i]);
+}
+
+/*
+ * The depth of dead stack avx2_pair and avx2_pairs_same leave, zeroed
+ * after the batch (burn.h): the return address, six pushes, the frame
+ * (k, pad, spills) and the red zone below it (both are leaves), read
+ * from the disassembly (GCC 12: avx2_pairs_same 8 + 48 + 192 + 120 =
+ * 368 bytes, avx2_pair 8 + 48 + 128 + 112 = 296), rounded up to whole
+ * vectors.
+ */
+#ifndef AVX2_LANES_STACK
+#define AVX2_LANES_STACK 384
+#endif
+
+/* The class of a message of len >= 1 bytes: floor(log2(blocks)). */
+static inline unsigned avx2_pair_class(size_t len)
+{
+    return 63u - (unsigned)__builtin_clzll((unsigned long long)((len + 15) / 16));
+}
+
+static void polymac_lanes_x86_avx2(uint8_t *const out[], const uint8_t *const msgs[],
+                                   const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    size_t same = 1;
+    while (same < n && lens[same] == lens[0])
+        same++;
+    if (same == n) {
+        /* a burst of equal messages */
+        avx2_pairs_same(out, msgs, lens[0], keys, n);
+    } else {
+        unsigned classes = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (lens[i] == 0)
+                memcpy(out[i], keys[i] + 16, 16);       /* h = 0: the tag is s */
+            else
+                classes |= 1u << avx2_pair_class(lens[i]);
+        }
+        /* longest class first; a message left over from one class is
+         * paired with the first of the next */
+        size_t held = SIZE_MAX;
+        while (classes) {
+            const unsigned cls = 31u - (unsigned)__builtin_clz(classes);
+            classes &= ~(1u << cls);
+            for (size_t i = 0; i < n; i++) {
+                if (lens[i] == 0 || avx2_pair_class(lens[i]) != cls)
+                    continue;
+                if (held == SIZE_MAX) {
+                    held = i;
+                    continue;
+                }
+                avx2_pair(out[held], out[i], msgs[held], lens[held], keys[held], msgs[i],
+                          lens[i], keys[i]);
+                held = SIZE_MAX;
+            }
+        }
+        if (held != SIZE_MAX)
+            avx2_pair(out[held], NULL, msgs[held], lens[held], keys[held], msgs[held],
+                      lens[held], keys[held]);
+    }
+    polymac_x86_burn(AVX2_LANES_STACK);
+}
