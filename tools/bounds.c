@@ -499,8 +499,52 @@ static void model_ifma(void)
     printing = 0;
 }
 
+/* The lanes' r^2 by squaring (ifma_lanes_sqr): d0 = r0 r0 + r1 (40 r2),
+ * d1 = r0 (2 r1) + r2 (20 r2), d2 = r0 (2 r2) + r1 r1, carried with
+ * ifma_shift_carry (the same steps as mulred44x's carry). */
+static struct l3 sqr44(const char *what, struct l3 r)
+{
+    char buf[96];
+    const u128 f[6][2] = {                  /* column i: products 2 i, 2 i + 1 */
+        {r.v[0], r.v[0]}, {r.v[1], mul(r.v[2], 40)},
+        {r.v[0], mul(r.v[1], 2)}, {r.v[2], mul(r.v[2], 20)},
+        {r.v[0], mul(r.v[2], 2)}, {r.v[1], r.v[1]},
+    };
+    u128 l[3], g[3];
+    for (int i = 0; i < 3; i++) {
+        l[i] = g[i] = 0;
+        for (int j = 2 * i; j < 2 * i + 2; j++) {
+            for (int k = 0; k < 2; k++) {
+                snprintf(buf, sizeof buf, "%s: IFMA input, product %d factor %d", what, j, k);
+                bound(buf, f[j][k], 52);
+            }
+            u128 pr = mul(f[j][0], f[j][1]);
+            l[i] = add(l[i], lo52(pr));
+            g[i] = add(g[i], pr >> 52);
+        }
+        snprintf(buf, sizeof buf, "%s: low sum l%d", what, i);
+        bound(buf, l[i], 64);
+    }
+    l[1] = add(l[1], add(mul(g[0], 256), l[0] >> 44));
+    bound("r^2: l1 + g0<<8 + (l0 >> 44)", l[1], 64);
+    struct l3 o;
+    o.v[0] = l[0] < pow2(44) ? l[0] : pow2(44) - 1;
+    o.v[1] = l[1] < pow2(44) ? l[1] : pow2(44) - 1;
+    l[2] = add(l[2], add(mul(g[1], 256), l[1] >> 44));
+    bound("r^2: l2 + g1<<8 + (l1 >> 44)", l[2], 64);
+    o.v[2] = l[2] < pow2(42) ? l[2] : pow2(42) - 1;
+    u128 c = add(l[2] >> 42, mul(g[2], 1024));
+    o.v[0] = add(o.v[0], mul(c, 5));
+    bound("r^2: h0 + 5 c", o.v[0], 64);
+    if (!drop_carry) {
+        o.v[1] = add(o.v[1], o.v[0] >> 44);
+        o.v[0] = o.v[0] < pow2(44) ? o.v[0] : pow2(44) - 1;
+    }
+    return o;
+}
+
 /* The batch lanes (lib/x86/poly1305_x86_avx512ifma_lanes.h): each lane's
- * r and r^2 (ifma_mulpow: bounded by the powers' fixed point), then
+ * r and r^2 (sqr44: the clamped r squared), then
  * h = (h + m1) r^2 + m2 r per step, to a fixed point of its bounds; the
  * one-block step (h + m) r is ifma_mulred's, modelled above. */
 static void model_ifma_lanes(void)
@@ -510,13 +554,18 @@ static void model_ifma_lanes(void)
     const struct l3 zero = {{0, 0, 0}};
     struct l3 p = r44();
     printing = 0;
-    struct l3 p2 = join3(mulred44("lanes r^2", p, p, zero), p);
+    struct l3 p2 = join3(sqr44("lanes r^2", p), p);
     struct l3 h = zero;
     P44 = p;
     P44_2 = p2;
     int it = fixed_point44(&h, m, step_ifma_lanes);
     if (it < 0)
         return;
+    /* ifma_lanes_tags carries once, limb 1 into limb 2, then selects
+     * h - p where h + 5 reaches 2^130: limb 1 must carry at most 1 and
+     * g = h + 5 stay below 2^131 (g2 below 2^43) */
+    bound("tags: h1 (carries at most 1 into h2)", h.v[1], 45);
+    bound("tags: g2 = h2 + 1 + 1 (g below 2^131)", add(h.v[2], 2), 43);
     printf("%-16s r^2 below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
            "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p2.v[0]), lg(p2.v[1]), lg(p2.v[2]), it,
            lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));

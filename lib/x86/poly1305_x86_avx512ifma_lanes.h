@@ -140,6 +140,25 @@ IFMA_INLINE void ifma_pow_take(struct ifma_pow *d, __mmask8 k, const struct ifma
 }
 
 /*
+ * r^2 per lane for a clamped r (limbs below 2^44, 2^44, 2^36) and its
+ * s1, s2: a square has two equal cross products per column, so
+ *     d0 = r0 r0 + r1 (40 r2), d1 = r0 (2 r1) + r2 (20 r2),
+ *     d2 = r0 (2 r2) + r1 r1,
+ * six products where ifma_mulpow takes nine, two (not three) chained in
+ * each column, and the factors 20 are those of p.  Carried as
+ * ifma_mulpow carries (limbs below 2^44, 2^44 + 2^5, 2^42); the bounds
+ * are tools/bounds.c's "lanes r^2".
+ */
+IFMA_INLINE struct ifma_h ifma_lanes_sqr(const struct ifma_pow *p)
+{
+    const __m512i d1 = _mm512_add_epi64(p->r1, p->r1), d2 = _mm512_add_epi64(p->r2, p->r2);
+    const __m512i t2 = _mm512_add_epi64(p->s2, p->s2);
+    struct ifma_acc a = ifma_madd3(ifma_acc_zero(), p->r0, p->r0, p->r0, d1, p->r0, d2);
+    a = ifma_madd3(a, p->r1, t2, p->r2, p->s2, p->r1, p->r1);
+    return ifma_shift_carry(a);
+}
+
+/*
  * The lanes under mask k start the messages whose keys q[j] holds: r
  * clamped and split, 20 r1 and 20 r2, r^2, h = 0.  The other
  * lanes keep theirs.  The keys of every lane are read (an idle lane's is
@@ -163,7 +182,7 @@ IFMA_INLINE void ifma_lanes_keys(struct ifma_lanes_set *s, const uint8_t *const 
     s->h.h0 = _mm512_mask_mov_epi64(s->h.h0, k, z);
     s->h.h1 = _mm512_mask_mov_epi64(s->h.h1, k, z);
     s->h.h2 = _mm512_mask_mov_epi64(s->h.h2, k, z);
-    const struct ifma_h sq = ifma_mulpow(r, r);
+    const struct ifma_h sq = ifma_lanes_sqr(&p);
     const struct ifma_pow p2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
     ifma_pow_take(&s->r2, k, &p2);
 }
@@ -184,10 +203,13 @@ IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *a, struct ifma_lanes_se
 }
 
 /*
- * The tags of the set's eight lanes into t (lane j at t + 16 j): h as
- * ifma_mulred left it (h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42) carried
- * to limbs of 44, 44, 42 bits (a value below 2^130 + 2^44 < 2 p), then
- * h - p where h + 5 reaches 2^130, by mask; plus s of key q[j], mod 2^128.
+ * The tags of the set's eight lanes into t (lane j at t + 16 j): h as the
+ * steps left it (h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42) with limb 1
+ * carried into limb 2 (h1 >> 44 is 0 or 1): limbs below 2^44, 2^44 and
+ * 2^42 + 1, a value h below 2^130 + 2^88 < 2 p.  Then h - p where h + 5
+ * reaches 2^130 (it is then below 2^88 + 5), by mask, with no second
+ * fold of bits 130 and up: the mask covers h >= 2^130 too.  Plus s of
+ * key q[j], mod 2^128.
  */
 IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *const q[8],
                                  uint8_t t[8][16])
@@ -197,14 +219,8 @@ IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *
     __m512i h0 = s->h.h0, h1 = s->h.h1, h2 = s->h.h2;
     h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
     h1 = _mm512_and_si512(h1, m44);
-    __m512i c = _mm512_srli_epi64(h2, 42);
-    h2 = _mm512_and_si512(h2, m42);
-    h0 = _mm512_add_epi64(h0, _mm512_add_epi64(c, _mm512_slli_epi64(c, 2)));
-    h1 = _mm512_add_epi64(h1, _mm512_srli_epi64(h0, 44));
-    h0 = _mm512_and_si512(h0, m44);
-    h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
-    h1 = _mm512_and_si512(h1, m44);
-    /* g = h + 5 - 2^130 where that is not negative: then h >= p */
+    /* g = h + 5 - 2^130 where that is not negative: then h >= p (g2
+     * below 2^42 + 2, g below 2^131) */
     __m512i g0 = _mm512_add_epi64(h0, _mm512_set1_epi64(5));
     __m512i g1 = _mm512_add_epi64(h1, _mm512_srli_epi64(g0, 44));
     __m512i g2 = _mm512_add_epi64(h2, _mm512_srli_epi64(g1, 44));
