@@ -47,6 +47,10 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #  endif
 #endif
 
+#ifdef POLYMAC_R64_ASM
+#  include <emmintrin.h>            /* the tag's one 16-byte store */
+#endif
+
 /* s390x builds run it as inline assembly too: GCC's code for the C loop
  * copies registers in and out of the even/odd pairs MLGR needs, stores and
  * reloads intermediates and keeps the loop counter in a floating-point
@@ -414,14 +418,59 @@ static inline void polymac_r64_reduce(uint64_t h0, uint64_t h1, uint64_t h2,
     *hi = (h1 & ~mask) | (g1 & mask);
 }
 
+/* (h mod p + s) mod 2^128 into tag, h2 below 2^63.  On x86-64 in
+ * assembly, the steps of polymac_r64_reduce (h2's bits from 2^130 folded
+ * in times 5; g = h + 5, which reaches 2^130 exactly when h >= p, chosen
+ * by a mask, no branch) and the sum with s: GCC 12 builds the C's
+ * 128-bit sums with long chains of flag-to-register moves.  One 16-byte
+ * store, which a 16-byte load of the tag (the batch front end copies
+ * tags on) can forward from. */
+static inline void polymac_r64_finish(uint8_t tag[16], uint64_t h0, uint64_t h1,
+                                      uint64_t h2, const uint8_t s[16])
+{
+#ifdef POLYMAC_R64_ASM
+    uint64_t c, g0, g1;
+    __asm__("mov %[h2], %[c]\n\t"
+            "shr $2, %[c]\n\t"
+            "and $3, %[h2]\n\t"
+            "lea (%[c],%[c],4), %[c]\n\t"       /* 5 (h2 >> 2) */
+            "add %[c], %[h0]\n\t"
+            "adc $0, %[h1]\n\t"
+            "adc $0, %[h2]\n\t"                 /* h2 <= 4 */
+            "mov %[h0], %[g0]\n\t"
+            "mov %[h1], %[g1]\n\t"
+            "mov %[h2], %[c]\n\t"
+            "add $5, %[g0]\n\t"                 /* g = h + 5 */
+            "adc $0, %[g1]\n\t"
+            "adc $0, %[c]\n\t"
+            "shr $2, %[c]\n\t"                  /* 1 when h >= p */
+            "neg %[c]\n\t"
+            "xor %[h0], %[g0]\n\t"
+            "xor %[h1], %[g1]\n\t"
+            "and %[c], %[g0]\n\t"
+            "and %[c], %[g1]\n\t"
+            "xor %[g0], %[h0]\n\t"
+            "xor %[g1], %[h1]\n\t"
+            "add %[s0], %[h0]\n\t"              /* + s */
+            "adc %[s1], %[h1]"
+            : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [c] "=&r"(c), [g0] "=&r"(g0),
+              [g1] "=&r"(g1)
+            : [s0] "m"(*(const uint64_t *)s), [s1] "m"(*(const uint64_t *)(s + 8))
+            : "cc");
+    _mm_storeu_si128((__m128i *)tag, _mm_set_epi64x((long long)h1, (long long)h0));
+#else
+    uint64_t lo, hi;
+    polymac_r64_reduce(h0, h1, h2, &lo, &hi);
+    polymac_add_s_store(tag, lo, hi, s);
+#endif
+}
+
 /* The tag from h in radix 2^64: reduced, plus s, stored.  Every kernel's
  * emit ends here; wiping is the caller's (it knows what it stored). */
 static inline void polymac_r64_tag(const struct polymac_r64 *st, uint8_t tag[16],
                                    const uint8_t s[16])
 {
-    uint64_t lo, hi;
-    polymac_r64_reduce(st->h0, st->h1, st->h2, &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, s);
+    polymac_r64_finish(tag, st->h0, st->h1, st->h2, s);
 }
 
 static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
@@ -438,7 +487,7 @@ static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
 static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t len,
                                     const uint8_t key[32])
 {
-    uint64_t h[3] = {0, 0, 0}, r0, r1, lo, hi;
+    uint64_t h[3] = {0, 0, 0}, r0, r1;
     size_t rest = len % 16;
     polymac_clamp64(&r0, &r1, key);
     polymac_r64_core(h, r0, r1, msg, len / 16, 1);
@@ -448,8 +497,7 @@ static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t 
         polymac_r64_core(h, r0, r1, last, 1, 0);
         polymac_wipe(last, sizeof last);
     }
-    polymac_r64_reduce(h[0], h[1], h[2], &lo, &hi);
-    polymac_add_s_store(tag, lo, hi, key + 16);
+    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
 }
 
 /* Radix conversions for SIMD kernels that keep h in smaller limbs.

@@ -29,7 +29,7 @@
  * runs together.  An odd message left over is paired with itself (the
  * pair costs what one message alone costs, which waits on latency) and
  * stores one tag.  Only lengths, which are public, decide branches; the
- * final reduction is polymac_r64_reduce's, in assembly (no branch).
+ * tags are polymac_r64_finish's (no branch).
  */
 
 #include "../generic/r64.h"
@@ -131,47 +131,6 @@ AVX2_PAIR_INLINE void avx2_pair_rest(uint64_t h[3], const uint64_t k[4], const u
 }
 
 /*
- * (h mod p + s) mod 2^128 into tag: polymac_r64_reduce's steps (h2's
- * bits from 2^130 folded in times 5, then g = h + 5, which reaches 2^130
- * exactly when h >= p, selected by a mask) and the sum with s, in
- * assembly: in C, GCC 12 builds these 128-bit sums through memory.  One
- * 16-byte store: the batch front end may copy the tag on with one
- * 16-byte load, which two 8-byte stores could not forward to.
- */
-AVX2_PAIR_INLINE void avx2_pair_tag(uint8_t tag[16], const uint64_t h[3], const uint8_t *key)
-{
-    uint64_t h0 = h[0], h1 = h[1], h2 = h[2], c, g0, g1;
-    __asm__("mov %[h2], %[c]\n\t"
-            "shr $2, %[c]\n\t"
-            "and $3, %[h2]\n\t"
-            "lea (%[c],%[c],4), %[c]\n\t"       /* 5 (h2 >> 2) */
-            "add %[c], %[h0]\n\t"
-            "adc $0, %[h1]\n\t"
-            "adc $0, %[h2]\n\t"                 /* h2 <= 4 */
-            "mov %[h0], %[g0]\n\t"
-            "mov %[h1], %[g1]\n\t"
-            "mov %[h2], %[c]\n\t"
-            "add $5, %[g0]\n\t"                 /* g = h + 5 */
-            "adc $0, %[g1]\n\t"
-            "adc $0, %[c]\n\t"
-            "shr $2, %[c]\n\t"                  /* 1 when h >= p */
-            "neg %[c]\n\t"
-            "xor %[h0], %[g0]\n\t"
-            "xor %[h1], %[g1]\n\t"
-            "and %[c], %[g0]\n\t"
-            "and %[c], %[g1]\n\t"
-            "xor %[g0], %[h0]\n\t"
-            "xor %[g1], %[h1]\n\t"
-            "add %[s0], %[h0]\n\t"              /* + s */
-            "adc %[s1], %[h1]"
-            : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [c] "=&r"(c), [g0] "=&r"(g0),
-              [g1] "=&r"(g1)
-            : [s0] "m"(*(const uint64_t *)(key + 16)), [s1] "m"(*(const uint64_t *)(key + 24))
-            : "cc");
-    _mm_storeu_si128((__m128i *)tag, _mm_set_epi64x((long long)h1, (long long)h0));
-}
-
-/*
  * The tags of messages A (ma, la bytes, key ka) and B into ta and tb
  * (B's tag is not stored when tb is NULL: B is A again, the odd message
  * of a batch).  Out of line: its frame (the keys' words, the padded
@@ -203,9 +162,9 @@ AVX2_PAIR_INLINE void avx2_pair_run(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
         avx2_pair_rest(a, k, ma, both, fa, pad[0], ra);
         avx2_pair_rest(b, k + 4, mb, both, fb, pad[1], rb);
     }
-    avx2_pair_tag(ta, a, ka);
+    polymac_r64_finish(ta, a[0], a[1], a[2], ka + 16);
     if (tb)
-        avx2_pair_tag(tb, b, kb);
+        polymac_r64_finish(tb, b[0], b[1], b[2], kb + 16);
 }
 
 static __attribute__((noinline)) void avx2_pair(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
