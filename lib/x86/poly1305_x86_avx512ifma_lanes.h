@@ -581,7 +581,7 @@ ifma_lanes_same_two(uint8_t *const out[], const uint8_t *const msgs[], size_t le
 
 /* A mixed batch, IFMA_LANES_WIN entries at a time: the lengths tried a
  * window, and the fewest entries of one length that make a group. */
-#define IFMA_LANES_TRIES 4
+#define IFMA_LANES_TRIES 3
 #define IFMA_LANES_GROUP 8
 
 IFMA_INLINE size_t ifma_lanes_max(size_t a, size_t b)
@@ -612,7 +612,7 @@ IFMA_INLINE size_t ifma_lanes_groups(uint8_t *const out[], const uint8_t *const 
 /*
  * A batch of mixed lengths, a window of 64 entries at a time: the
  * lengths that at least eight entries of the window share (a burst of a
- * few packet sizes, as in IMIX; the first four lengths met are tried)
+ * few packet sizes, as in IMIX; the first three lengths met are tried)
  * run in groups of one length with no bookkeeping (ifma_lanes_same), and
  * only the other entries go through the refilling lanes, whose
  * bookkeeping costs more than the lanes it fills (17 x 64 B: 470 TSC
@@ -628,7 +628,8 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
     size_t depth = 0;
     for (size_t w = 0; w < n; w += IFMA_LANES_WIN) {
         const size_t c = n - w < IFMA_LANES_WIN ? n - w : IFMA_LANES_WIN;
-        uint64_t todo = c == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1, rest = 0;
+        const uint64_t all = c == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1;
+        uint64_t todo = all, rest = 0;
         for (unsigned t = 0; todo && t < IFMA_LANES_TRIES; t++) {
             const size_t len = lens[w + (size_t)__builtin_ctzll(todo)];
             uint64_t mk = 0;
@@ -656,6 +657,17 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
         rest |= todo;
         if (!rest)
             continue;
+        if (rest == all) {
+            /* no group: the window's own arrays */
+            if (c > 8) {
+                ifma_lanes_two(&g, out + w, msgs + w, lens + w, keys + w, c);
+                depth = ifma_lanes_max(depth, IFMA_LANES_TWO_STACK);
+            } else {
+                ifma_lanes_one(&g, out + w, msgs + w, lens + w, keys + w, c);
+                depth = ifma_lanes_max(depth, IFMA_LANES_ONE_STACK);
+            }
+            continue;
+        }
         uint8_t *ro[IFMA_LANES_WIN];
         const uint8_t *rm[IFMA_LANES_WIN], *rk[IFMA_LANES_WIN];
         size_t rl[IFMA_LANES_WIN], rc = 0;
