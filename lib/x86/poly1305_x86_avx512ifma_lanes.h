@@ -22,11 +22,14 @@
  * added to s and stored together.  Only lengths, which are public, decide
  * branches and which lanes a mask covers.
  *
- * The lanes wait on the latency of each product (the carry chain
- * follows the multiplications), so both sets take two blocks per step
- * with each lane's r^2: h = (h + m1) r^2 + m2 r, both products summed
- * before one carry chain (ifma_mul2red); two sets hide some of each
- * other's latency.  A batch of one length takes ifma_lanes_same (no
+ * Both sets take two blocks per step with each lane's r^2: h = (h + m1)
+ * r^2 + m2 r, both products summed before one carry chain
+ * (ifma_mul2red).  On Intel Emerald Rapids the lanes are bound by ports
+ * 0 and 5, where every 512-bit instruction of a step runs (IFMAs,
+ * shifts, shuffles, adds: about 160 for a step of both sets, which takes
+ * the 80 cycles those ports need); one set alone also waits on its carry
+ * chain.  So instructions are what the code below saves, latency only
+ * where one set runs.  A batch of one length takes ifma_lanes_same (no
  * refills); a mixed one takes it for the lengths that many of its
  * entries share, the refilling loop below for the rest
  * (ifma_lanes_mixed).
@@ -41,7 +44,9 @@
 
 /* Messages of at most this many bytes go through the lanes; longer ones
  * through the one-shot vector path.  Overridable with -D; measured on
- * Intel Emerald Rapids (README, Batch). */
+ * Intel Emerald Rapids (README, Batch), and again with the groups of
+ * ifma_lanes_mixed: at 1536, IMIX's four 1518-byte messages in lanes of
+ * their own made the batch 10% slower than through the one-shot path. */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
 #endif
