@@ -334,6 +334,30 @@ static u128 lo52(u128 p)
     return p > pow2(52) - 1 ? pow2(52) - 1 : p;
 }
 
+/* The end of a radix-2^44 carry chain, shared by the product models: l2
+ * (limb 2's sum, carries in) and g2 (its high half) fold back into limb 0
+ * as 5 c, c = (l2 >> 42) + (g2 << 10), and limb 0 carries into limb 1.
+ * ifma: the shift and the multiplication by 5 are IFMAs (ifma_carry),
+ * exact only below 2^52; else shifts and adds (ifma_shift_carry). */
+static struct l3 carry_top44(struct l3 o, u128 l2, u128 g2, int ifma, const char *what)
+{
+    char buf[96];
+    o.v[2] = l2 < pow2(42) ? l2 : pow2(42) - 1;
+    u128 c = add(l2 >> 42, mul(g2, 1024));
+    if (ifma) {
+        bound("c = (l2 >> 42) + (g2 << 10) (IFMA input)", c, 52);
+        bound("5 c (exact IFMA product)", mul(c, 5), 52);
+    }
+    o.v[0] = add(o.v[0], mul(c, 5));
+    snprintf(buf, sizeof buf, "%sh0 + 5 c%s", what, ifma ? " (IFMA input, exact >> 44)" : "");
+    bound(buf, o.v[0], ifma ? 52 : 64);
+    if (!drop_carry) {
+        o.v[1] = add(o.v[1], o.v[0] >> 44);
+        o.v[0] = o.v[0] < pow2(44) ? o.v[0] : pow2(44) - 1;
+    }
+    return o;
+}
+
 /* x p (+ y q when two: the batch lanes' two-block step, both products
  * into the same accumulators before one carry chain) + e, carried as
  * ifma_mulred and ifma_shift_carry carry it (the same values: the lanes
@@ -399,17 +423,7 @@ static struct l3 mulred44x(const char *what, struct l3 x, struct l3 p, struct l3
     o.v[1] = l[1] < pow2(44) ? l[1] : pow2(44) - 1;
     l[2] = add(l[2], l[1] >> 44);
     bound("l2 + g1<<8 + (l1 >> 44)", l[2], 64);
-    o.v[2] = l[2] < pow2(42) ? l[2] : pow2(42) - 1;
-    u128 c = add(l[2] >> 42, mul(g[2], 1024));
-    bound("c = (l2 >> 42) + (g2 << 10) (IFMA input)", c, 52);
-    bound("5 c (exact IFMA product)", mul(c, 5), 52);
-    o.v[0] = add(o.v[0], mul(c, 5));
-    bound("h0 + 5 c (IFMA input, exact >> 44)", o.v[0], 52);
-    if (!drop_carry) {
-        o.v[1] = add(o.v[1], o.v[0] >> 44);
-        o.v[0] = o.v[0] < pow2(44) ? o.v[0] : pow2(44) - 1;
-    }
-    return o;
+    return carry_top44(o, l[2], g[2], 1, "");
 }
 
 static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 e)
@@ -532,15 +546,7 @@ static struct l3 sqr44(const char *what, struct l3 r)
     o.v[1] = l[1] < pow2(44) ? l[1] : pow2(44) - 1;
     l[2] = add(l[2], add(mul(g[1], 256), l[1] >> 44));
     bound("r^2: l2 + g1<<8 + (l1 >> 44)", l[2], 64);
-    o.v[2] = l[2] < pow2(42) ? l[2] : pow2(42) - 1;
-    u128 c = add(l[2] >> 42, mul(g[2], 1024));
-    o.v[0] = add(o.v[0], mul(c, 5));
-    bound("r^2: h0 + 5 c", o.v[0], 64);
-    if (!drop_carry) {
-        o.v[1] = add(o.v[1], o.v[0] >> 44);
-        o.v[0] = o.v[0] < pow2(44) ? o.v[0] : pow2(44) - 1;
-    }
-    return o;
+    return carry_top44(o, l[2], g[2], 0, "r^2: ");
 }
 
 /* The batch lanes (lib/x86/poly1305_x86_avx512ifma_lanes.h): each lane's
