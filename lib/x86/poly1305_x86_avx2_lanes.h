@@ -96,6 +96,13 @@ AVX2_PAIR_INLINE void avx2_pair_core(uint64_t a[3], uint64_t b[3], const uint64_
                                      const uint8_t *p, intptr_t d, size_t nblocks,
                                      uint64_t hibit)
 {
+#ifndef POLYMAC_R64_ASM
+    /* sanitizer and POLYMAC_R64_PORTABLE builds (r64.h): no assembly,
+     * whose registers a sanitizer's frame does not leave; the same
+     * steps one message after the other */
+    polymac_r64_core(a, k[0], k[1], p, nblocks, hibit);
+    polymac_r64_core(b, k[4], k[5], p + d, nblocks, hibit);
+#else
     uint64_t a0 = a[0], a1 = a[1], a2 = a[2], b0 = b[0], b1 = b[1], b2 = b[2];
     uint64_t t0, t1, f0, f1;
     const uint8_t *const end = p + 16 * nblocks;
@@ -115,6 +122,7 @@ AVX2_PAIR_INLINE void avx2_pair_core(uint64_t a[3], uint64_t b[3], const uint64_
             : "rax", "rdx", "cc", "memory");
     a[0] = a0; a[1] = a1; a[2] = a2;
     b[0] = b0; b[1] = b1; b[2] = b2;
+#endif
 }
 #undef AVX2_PAIR_STEP
 
