@@ -33,9 +33,13 @@ static __attribute__((noinline)) void polymac_x86_burn_below(size_t n)
 #ifdef __AVX512F__
     const __m512i z = _mm512_setzero_si512();
 #define POLYMAC_BURN_STEP "sub $64, %%rax\n\tvmovdqu64 %1, (%%rax)\n\t"
-#else
+#elif defined(__AVX__)
     const __m256i z = _mm256_setzero_si256();
 #define POLYMAC_BURN_STEP "sub $32, %%rax\n\tvmovdqu %1, (%%rax)\n\t"
+#else
+    /* code built for the x86-64 baseline (generic-r64's batch pairs) */
+    const __m128i z = _mm_setzero_si128();
+#define POLYMAC_BURN_STEP "sub $16, %%rax\n\tmovdqu %1, (%%rax)\n\t"
 #endif
     __asm__ __volatile__("mov %%rsp, %%rax\n\t"
                          "sub %0, %%rsp\n"

@@ -164,14 +164,14 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
 POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
 
 /* the batch entry: two messages at a time in scalar radix 2^64 */
-#include "poly1305_x86_avx2_lanes.h"
+#include "r64_pairs.h"
 
-/* Its functions zero their own stack (burn.h). */
+/* Its functions zero their own stack (burn.h), the pairs' too. */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,
                             AVX2_SCALAR_MAX_AT,
                             .stack_bytes = 0,
-                            .lanes = polymac_lanes_x86_avx2,
-                            .lanes_max = AVX2_LANES_MAX);
+                            .lanes = polymac_pairs_lanes,
+                            .lanes_max = POLYMAC_PAIRS_MAX);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64, in h26, or in the lanes

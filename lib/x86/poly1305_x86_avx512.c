@@ -318,11 +318,18 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
     polymac_simd_emit(st, &st->v.s, &polymac_simd4_x86_avx512, tag, s);
 }
 
-/* Its functions zero their own stack (burn.h). */
+/* the batch entry: two messages at a time in scalar radix 2^64, as
+ * x86-avx2's (without one, a batch of short messages costs more than
+ * polymac_auth one by one) */
+#include "r64_pairs.h"
+
+/* Its functions zero their own stack (burn.h), the pairs' too. */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
                             POLYMAC_AVX512_MIN4_COLD_INIT, AVX512_SCALAR_MAX_AT,
                             .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
-                            .stack_bytes = 0);
+                            .stack_bytes = 0,
+                            .lanes = polymac_pairs_lanes,
+                            .lanes_max = POLYMAC_PAIRS_MAX);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64 or in h26

@@ -1,19 +1,28 @@
-/* poly1305_x86_avx2_lanes.h -- x86-avx2's batch entry: two messages at a
- *                              time, interleaved in scalar radix 2^64 */
+/* r64_pairs.h -- a batch entry for x86-64 kernels: two messages at a
+ *                time, interleaved in scalar radix 2^64 */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * Included by poly1305_x86_avx2.c.  Why scalar code in an AVX2 kernel:
- * a batch message has its own key and no powers of r, so every block
- * costs one multiplication by r.  On Intel Emerald Rapids (TSC cycles)
- * the one-shot scalar code takes 8.9 a block, waiting on the latency of
- * its multiplies and carries; four lanes in radix 2^26 (25 vpmuludq and
- * a carry chain per block and lane, two interleaved sets of four, keys
- * split and tags reduced in vector code) took 7.2 a block per lane plus
- * 160 a group, and lost to the one-shot path at 64 bytes (0.84x of
- * polymac_auth one by one).  The scalar block is bound by latency, not
- * by its seven multiplies: two messages interleaved in one loop take 5.8
- * a block each, and win at every length measured, 16 bytes to 2 KiB.
+ * The lanes entry (lib/kernel.h) of x86-avx2 and x86-avx512, and of
+ * generic-r64 where r64.h has its x86-64 assembly; each kernel's file
+ * includes this header and registers polymac_pairs_lanes, which is
+ * compiled with that kernel's flags (its dead stack is zeroed with the
+ * kernel's own widest stores, burn.h).  Nothing here needs a vector
+ * unit: a batch message has its own key and no powers of r, so every
+ * block costs one multiplication by r.  On Intel Emerald Rapids (TSC
+ * cycles) the one-shot scalar code takes 8.9 a block, waiting on the
+ * latency of its multiplies and carries; four AVX2 lanes in radix 2^26
+ * (25 vpmuludq and a carry chain per block and lane, two interleaved
+ * sets of four, keys split and tags reduced in vector code) took 7.2 a
+ * block per lane plus 160 a group, and lost to the one-shot path at 64
+ * bytes (0.84x of polymac_auth one by one).  The scalar block is bound
+ * by latency, not by its seven multiplies: two messages interleaved in
+ * one loop take 5.8 a block each, and win at every length measured, 16
+ * bytes to 2 KiB.  A kernel without a lanes entry runs a batch through
+ * its one-shot path, behind the batch front end's checks and tag buffer
+ * (lib/batch.c), and so pays more for a batch of short messages than
+ * for a loop of polymac_auth: x86-avx512 and generic-r64 take the pairs
+ * for that reason (x86-avx512ifma has lanes of its own).
  *
  * The block step is r64.h's (polymac_r64_core: the same instructions
  * and limbs, h2 < 2^63 between blocks; tools/bounds.c's r64 model), run
@@ -31,21 +40,24 @@
  * stores one tag.  Only lengths, which are public, decide branches; the
  * tags are polymac_r64_finish's (no branch).
  */
+#ifndef POLYMAC_X86_R64_PAIRS_H
+#define POLYMAC_X86_R64_PAIRS_H
 
 #include "../generic/r64.h"
+#include "burn.h"
 
-/* Messages of at most this many bytes go through the pairs; longer ones
- * through the one-shot vector path.  Overridable with -D. */
-#ifndef AVX2_LANES_MAX
-#define AVX2_LANES_MAX 2048
+/* Messages of at most this many bytes go through the pairs (lanes_max);
+ * longer ones through the kernel's one-shot path.  Overridable with -D. */
+#ifndef POLYMAC_PAIRS_MAX
+#define POLYMAC_PAIRS_MAX 2048
 #endif
 
-#define AVX2_PAIR_INLINE static inline __attribute__((always_inline))
+#define POLYMAC_PAIRS_INLINE static inline __attribute__((always_inline))
 
 /* One block of one message in the loop below: h += m (the 2^128 bit
  * hb), then h r, the 2^130 fold of h2 on the way in, exactly as
  * polymac_r64_core. */
-#define AVX2_PAIR_STEP(H0, H1, H2, R0, R1, S1, R05, AT0, AT8)                      \
+#define POLYMAC_PAIRS_STEP(H0, H1, H2, R0, R1, S1, R05, AT0, AT8)                  \
     "mov " AT0 ", %[t0]\n\t"                                                       \
     "mov " AT8 ", %[t1]\n\t"                                                       \
     "add %[" H0 "], %[t0]\n\t"                /* t = h + m */                      \
@@ -92,9 +104,9 @@
  * so that the loop fits beside a frame pointer (-O0,
  * -fno-omit-frame-pointer).
  */
-AVX2_PAIR_INLINE void avx2_pair_core(uint64_t a[3], uint64_t b[3], const uint64_t k[8],
-                                     const uint8_t *p, intptr_t d, size_t nblocks,
-                                     uint64_t hibit)
+POLYMAC_PAIRS_INLINE void polymac_pairs_core(uint64_t a[3], uint64_t b[3], const uint64_t k[8],
+                                              const uint8_t *p, intptr_t d, size_t nblocks,
+                                              uint64_t hibit)
 {
 #ifndef POLYMAC_R64_ASM
     /* sanitizer and POLYMAC_R64_PORTABLE builds (r64.h): no assembly,
@@ -107,11 +119,11 @@ AVX2_PAIR_INLINE void avx2_pair_core(uint64_t a[3], uint64_t b[3], const uint64_
     uint64_t t0, t1, f0, f1;
     const uint8_t *const end = p + 16 * nblocks;
     __asm__("1:\n\t"
-            AVX2_PAIR_STEP("a0", "a1", "a2", "0(%[k])", "8(%[k])", "16(%[k])", "24(%[k])",
-                           "0(%[p])", "8(%[p])")
+            POLYMAC_PAIRS_STEP("a0", "a1", "a2", "0(%[k])", "8(%[k])", "16(%[k])", "24(%[k])",
+                               "0(%[p])", "8(%[p])")
             "mov %[d], %%rax\n\t"
-            AVX2_PAIR_STEP("b0", "b1", "b2", "32(%[k])", "40(%[k])", "48(%[k])", "56(%[k])",
-                           "0(%[p],%%rax)", "8(%[p],%%rax)")
+            POLYMAC_PAIRS_STEP("b0", "b1", "b2", "32(%[k])", "40(%[k])", "48(%[k])", "56(%[k])",
+                               "0(%[p],%%rax)", "8(%[p],%%rax)")
             "add $16, %[p]\n\t"
             "cmp %[end], %[p]\n\t"
             "jne 1b"
@@ -124,13 +136,13 @@ AVX2_PAIR_INLINE void avx2_pair_core(uint64_t a[3], uint64_t b[3], const uint64_
     b[0] = b0; b[1] = b1; b[2] = b2;
 #endif
 }
-#undef AVX2_PAIR_STEP
+#undef POLYMAC_PAIRS_STEP
 
 /* The rest of one message after its first done blocks: its remaining
  * full blocks up to full, then its padded last block (pad, when rest). */
-AVX2_PAIR_INLINE void avx2_pair_rest(uint64_t h[3], const uint64_t k[4], const uint8_t *m,
-                                     size_t done, size_t full, const uint8_t pad[16],
-                                     size_t rest)
+POLYMAC_PAIRS_INLINE void polymac_pairs_rest(uint64_t h[3], const uint64_t k[4],
+                                              const uint8_t *m, size_t done, size_t full,
+                                              const uint8_t pad[16], size_t rest)
 {
     if (full > done)
         polymac_r64_core(h, k[0], k[1], m + 16 * done, full - done, 1);
@@ -144,9 +156,9 @@ AVX2_PAIR_INLINE void avx2_pair_rest(uint64_t h[3], const uint64_t k[4], const u
  * of a batch).  Out of line: its frame (the keys' words, the padded
  * blocks, what the compiler spills) is zeroed after the batch.
  */
-AVX2_PAIR_INLINE void avx2_pair_run(uint8_t *ta, uint8_t *tb, const uint8_t *ma, size_t la,
-                                    const uint8_t *ka, const uint8_t *mb, size_t lb,
-                                    const uint8_t *kb)
+POLYMAC_PAIRS_INLINE void polymac_pairs_run(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
+                                             size_t la, const uint8_t *ka, const uint8_t *mb,
+                                             size_t lb, const uint8_t *kb)
 {
     uint64_t k[8], a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
     uint8_t pad[2][16];
@@ -159,77 +171,83 @@ AVX2_PAIR_INLINE void avx2_pair_run(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
     const size_t fa = la / 16, fb = lb / 16, ra = la % 16, rb = lb % 16;
     const size_t both = fa < fb ? fa : fb;
     if (both)
-        avx2_pair_core(a, b, k, ma, (intptr_t)mb - (intptr_t)ma, both, 1);
+        polymac_pairs_core(a, b, k, ma, (intptr_t)mb - (intptr_t)ma, both, 1);
     if (ra)
         polymac_pad_last(pad[0], ma + 16 * fa, ra);
     if (rb)
         polymac_pad_last(pad[1], mb + 16 * fb, rb);
     if (fa == fb && ra && rb) {
-        avx2_pair_core(a, b, k, pad[0], pad[1] - pad[0], 1, 0);
+        polymac_pairs_core(a, b, k, pad[0], pad[1] - pad[0], 1, 0);
     } else {
-        avx2_pair_rest(a, k, ma, both, fa, pad[0], ra);
-        avx2_pair_rest(b, k + 4, mb, both, fb, pad[1], rb);
+        polymac_pairs_rest(a, k, ma, both, fa, pad[0], ra);
+        polymac_pairs_rest(b, k + 4, mb, both, fb, pad[1], rb);
     }
     polymac_r64_finish(ta, a[0], a[1], a[2], ka + 16);
     if (tb)
         polymac_r64_finish(tb, b[0], b[1], b[2], kb + 16);
 }
 
-static __attribute__((noinline)) void avx2_pair(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
-                                                size_t la, const uint8_t *ka,
-                                                const uint8_t *mb, size_t lb,
-                                                const uint8_t *kb)
+static __attribute__((noinline)) void polymac_pairs_one(uint8_t *ta, uint8_t *tb,
+                                                        const uint8_t *ma, size_t la,
+                                                        const uint8_t *ka, const uint8_t *mb,
+                                                        size_t lb, const uint8_t *kb)
 {
-    avx2_pair_run(ta, tb, ma, la, ka, mb, lb, kb);
+    polymac_pairs_run(ta, tb, ma, la, ka, mb, lb, kb);
 }
 
 /* A batch of n messages of one length len: consecutive pairs, the odd
  * last message with itself. */
-static __attribute__((noinline)) void avx2_pairs_same(uint8_t *const out[],
-                                                      const uint8_t *const msgs[], size_t len,
-                                                      const uint8_t *const keys[], size_t n)
+static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
+                                                         const uint8_t *const msgs[],
+                                                         size_t len,
+                                                         const uint8_t *const keys[], size_t n)
 {
     size_t i = 0;
     for (; i + 1 < n; i += 2)
-        avx2_pair_run(out[i], out[i + 1], msgs[i], len, keys[i], msgs[i + 1], len, keys[i + 1]);
+        polymac_pairs_run(out[i], out[i + 1], msgs[i], len, keys[i], msgs[i + 1], len,
+                          keys[i + 1]);
     if (i < n)
-        avx2_pair_run(out[i], NULL, msgs[i], len, keys[i], msgs[i], len, keys[i]);
+        polymac_pairs_run(out[i], NULL, msgs[i], len, keys[i], msgs[i], len, keys[i]);
 }
 
 /*
- * The depth of dead stack avx2_pair and avx2_pairs_same leave, zeroed
- * after the batch (burn.h): the return address, six pushes, the frame
- * (k, pad, spills) and the red zone below it (both are leaves), read
- * from the disassembly (GCC 12: avx2_pairs_same 8 + 48 + 192 + 120 =
- * 368 bytes, avx2_pair 8 + 48 + 128 + 112 = 296), rounded up to whole
- * vectors.
+ * The depth of dead stack polymac_pairs_one and polymac_pairs_same leave
+ * below polymac_pairs_lanes's frame, zeroed after the batch (burn.h):
+ * the return address, six pushes, the frame (k, pad, spills) and the red
+ * zone below it (both are leaves), and for polymac_pairs_one its two
+ * arguments passed on the stack.  Read from the disassembly of each
+ * kernel's copy (GCC 12, release build): x86-avx2 and generic-r64
+ * polymac_pairs_same 8 + 48 + 192 + 112 = 360 bytes, polymac_pairs_one
+ * 16 + 8 + 48 + 128 + 112 = 312; x86-avx512 8 + 48 + 112 + 120 = 288 and
+ * 16 + 8 + 48 + 96 + 120 = 288.  Rounded up to whole vectors of the
+ * widest kernel (64 bytes).
  */
-#ifndef AVX2_LANES_STACK
-#define AVX2_LANES_STACK 384
+#ifndef POLYMAC_PAIRS_STACK
+#define POLYMAC_PAIRS_STACK 384
 #endif
 
 /* The class of a message of len >= 1 bytes: floor(log2(blocks)). */
-static inline unsigned avx2_pair_class(size_t len)
+static inline unsigned polymac_pairs_class(size_t len)
 {
     return 63u - (unsigned)__builtin_clzll((unsigned long long)((len + 15) / 16));
 }
 
-static void polymac_lanes_x86_avx2(uint8_t *const out[], const uint8_t *const msgs[],
-                                   const size_t lens[], const uint8_t *const keys[], size_t n)
+static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[],
+                                const size_t lens[], const uint8_t *const keys[], size_t n)
 {
     size_t same = 1;
     while (same < n && lens[same] == lens[0])
         same++;
     if (same == n) {
         /* a burst of equal messages */
-        avx2_pairs_same(out, msgs, lens[0], keys, n);
+        polymac_pairs_same(out, msgs, lens[0], keys, n);
     } else {
         unsigned classes = 0;
         for (size_t i = 0; i < n; i++) {
             if (lens[i] == 0)
                 memcpy(out[i], keys[i] + 16, 16);       /* h = 0: the tag is s */
             else
-                classes |= 1u << avx2_pair_class(lens[i]);
+                classes |= 1u << polymac_pairs_class(lens[i]);
         }
         /* longest class first; a message left over from one class is
          * paired with the first of the next */
@@ -238,20 +256,22 @@ static void polymac_lanes_x86_avx2(uint8_t *const out[], const uint8_t *const ms
             const unsigned cls = 31u - (unsigned)__builtin_clz(classes);
             classes &= ~(1u << cls);
             for (size_t i = 0; i < n; i++) {
-                if (lens[i] == 0 || avx2_pair_class(lens[i]) != cls)
+                if (lens[i] == 0 || polymac_pairs_class(lens[i]) != cls)
                     continue;
                 if (held == SIZE_MAX) {
                     held = i;
                     continue;
                 }
-                avx2_pair(out[held], out[i], msgs[held], lens[held], keys[held], msgs[i],
-                          lens[i], keys[i]);
+                polymac_pairs_one(out[held], out[i], msgs[held], lens[held], keys[held],
+                                  msgs[i], lens[i], keys[i]);
                 held = SIZE_MAX;
             }
         }
         if (held != SIZE_MAX)
-            avx2_pair(out[held], NULL, msgs[held], lens[held], keys[held], msgs[held],
-                      lens[held], keys[held]);
+            polymac_pairs_one(out[held], NULL, msgs[held], lens[held], keys[held],
+                              msgs[held], lens[held], keys[held]);
     }
-    polymac_x86_burn(AVX2_LANES_STACK);
+    polymac_x86_burn(POLYMAC_PAIRS_STACK);
 }
+
+#endif
