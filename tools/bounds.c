@@ -269,8 +269,8 @@ static struct l5 power(struct l5 a, const struct step *s, int n)
 /* ---- radix 2^64 (generic-r64 and every kernel's scalar path) ---- */
 
 /* The final reduction of h (h2 below the loop's fixed point h2max) as
- * polymac_r64_reduce and x86-avx2's batch pairs (avx2_pair_tag) compute
- * it: c = 5 (h2 >> 2), in one 64-bit register (lea); h0 + c carries at
+ * polymac_r64_reduce and polymac_r64_finish (r64.h: every radix-2^64
+ * tag, the batch pairs' included) compute it: c = 5 (h2 >> 2), in one 64-bit register (lea); h0 + c carries at
  * most 1 into h1 and from there into h2 & 3; g = h + 5 carries at most 1
  * more, so g2 >> 2, the mask's source, is 0 or 1. */
 static void model_r64_final(u128 h2max)
@@ -451,6 +451,8 @@ static struct l3 r44(void)
 /* the powers the IFMA steps multiply by: r (and r^2 for the lanes) */
 static struct l3 P44, P44_2;
 
+static struct l3 sqr44(const char *what, struct l3 r);
+
 static struct l3 step_ifma(struct l3 x, struct l3 m)
 {
     return mulred44("h=(h+m)r^k+e", x, P44, m);
@@ -494,8 +496,10 @@ static void model_ifma(void)
     const struct l3 m = {{pow2(44) - 1, pow2(44) - 1, pow2(41) - 1}};
     const struct l3 zero = {{0, 0, 0}};
     struct l3 p = r44();
-    /* powers: products of powers, to a fixed point of their bounds */
+    /* powers: r^2 by squaring r (ifma_powers' first round), then
+     * products of powers, to a fixed point of their bounds */
     printing = 0;
+    p = join3(sqr44("powers r^2", p), p);
     for (int it = 0; it < 50; it++) {
         struct l3 n = join3(mulred44("power", p, p, zero), p);
         if (memcmp(&n, &p, sizeof n) == 0 || fails)
@@ -513,7 +517,8 @@ static void model_ifma(void)
     printing = 0;
 }
 
-/* The lanes' r^2 by squaring (ifma_lanes_sqr): d0 = r0 r0 + r1 (40 r2),
+/* r^2 by squaring a clamped r (ifma_sqr_clamped: the powers' first
+ * round and the batch lanes' keys): d0 = r0 r0 + r1 (40 r2),
  * d1 = r0 (2 r1) + r2 (20 r2), d2 = r0 (2 r2) + r1 r1, carried with
  * ifma_shift_carry (the same steps as mulred44x's carry). */
 static struct l3 sqr44(const char *what, struct l3 r)

@@ -147,25 +147,6 @@ IFMA_INLINE void ifma_pow_take(struct ifma_pow *d, __mmask8 k, const struct ifma
 }
 
 /*
- * r^2 per lane for a clamped r (limbs below 2^44, 2^44, 2^36) and its
- * s1, s2: a square has two equal cross products per column, so
- *     d0 = r0 r0 + r1 (40 r2), d1 = r0 (2 r1) + r2 (20 r2),
- *     d2 = r0 (2 r2) + r1 r1,
- * six products where ifma_mulpow takes nine, two (not three) chained in
- * each column, and the factors 20 are those of p.  Carried as
- * ifma_mulpow carries (limbs below 2^44, 2^44 + 2^5, 2^42); the bounds
- * are tools/bounds.c's "lanes r^2".
- */
-IFMA_INLINE struct ifma_h ifma_lanes_sqr(const struct ifma_pow *p)
-{
-    const __m512i d1 = _mm512_add_epi64(p->r1, p->r1), d2 = _mm512_add_epi64(p->r2, p->r2);
-    const __m512i t2 = _mm512_add_epi64(p->s2, p->s2);
-    struct ifma_acc a = ifma_madd3(ifma_acc_zero(), p->r0, p->r0, p->r0, d1, p->r0, d2);
-    a = ifma_madd3(a, p->r1, t2, p->r2, p->s2, p->r1, p->r1);
-    return ifma_shift_carry(a);
-}
-
-/*
  * The lanes under mask k start the messages whose keys q[j] holds: r
  * clamped and split, 20 r1 and 20 r2, r^2, h = 0.  The other
  * lanes keep theirs.  The keys of every lane are read (an idle lane's is
@@ -189,7 +170,7 @@ IFMA_INLINE void ifma_lanes_keys(struct ifma_lanes_set *s, const uint8_t *const 
     s->h.h0 = _mm512_mask_mov_epi64(s->h.h0, k, z);
     s->h.h1 = _mm512_mask_mov_epi64(s->h.h1, k, z);
     s->h.h2 = _mm512_mask_mov_epi64(s->h.h2, k, z);
-    const struct ifma_h sq = ifma_lanes_sqr(&p);
+    const struct ifma_h sq = ifma_sqr_clamped(&p);
     const struct ifma_pow p2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
     ifma_pow_take(&s->r2, k, &p2);
 }
