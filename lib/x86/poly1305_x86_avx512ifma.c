@@ -415,12 +415,12 @@ IFMA_INLINE void ifma_final(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
         x.g1 = _mm512_add_epi64(x.g1, y.g1);
         x.g2 = _mm512_add_epi64(x.g2, y.g2);
     }
-    const uint64_t sg0 = polymac_x86_hsum8(x.g0);
-    const uint64_t sg1 = polymac_x86_hsum8(x.g1);
-    const uint64_t sg2 = polymac_x86_hsum8(x.g2);
-    l[0] = polymac_x86_hsum8(x.l0) + 5 * (sg2 << 10);
-    l[1] = polymac_x86_hsum8(x.l1) + (sg0 << 8);
-    l[2] = polymac_x86_hsum8(x.l2) + (sg1 << 8);
+    const __m512i v[6] = { x.l0, x.l1, x.l2, x.g0, x.g1, x.g2 };
+    uint64_t sum[6];
+    polymac_x86_hsum8x6(v, sum);
+    l[0] = sum[0] + 5 * (sum[5] << 10);
+    l[1] = sum[1] + (sum[3] << 8);
+    l[2] = sum[2] + (sum[4] << 8);
 }
 
 IFMA_INLINE struct ifma_h ifma_add(struct ifma_h a, struct ifma_h b)
