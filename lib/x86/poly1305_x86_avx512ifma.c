@@ -644,8 +644,9 @@ IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct if
 
 /*
  * Computes r^1..r^16 in four multiplication rounds, eight lanes wide:
- * r^2; [r, r^2, r, r^2, ...] x [1, 1, r^2, r^2, 1, 1, r^2, r^2] gives
- * r^1..r^4 twice; x [1 x4, r^4 x4] gives r^1..r^8; x r^8 gives r^9..r^16.
+ * r^2; [r^2, r, r^2, r, ...] x [r^2, r^2, 1, 1, r^2, r^2, 1, 1] gives
+ * r^4..r^1 twice; x [r^4 x4, 1 x4] gives r^8..r^1; x r^8 gives
+ * r^16..r^9.
  * A factor 1 is the limbs (1, 0, 0) with s = 0: the product is the other
  * factor, carried.  Stores them in st and returns them in registers.
  */
@@ -667,48 +668,46 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
                                  _mm512_set1_epi64((long long)(20 * (hi >> 24))) };
     const struct ifma_h q = ifma_sqr_clamped(&rp);
 
-    /* even lanes r, odd lanes r^2; times 1 or r^2 in lane pairs */
+    /* The powers are made in the order the final factors need them,
+     * lane j of set A r^(16 - j) and of set B r^(8 - j), so that no
+     * lane is moved after the last product.  Even lanes r^2, odd lanes
+     * r; times r^2 or 1 in lane pairs. */
     const struct ifma_h y1 = {
-        _mm512_mask_blend_epi64(0xaa, r.h0, q.h0),
-        _mm512_mask_blend_epi64(0xaa, r.h1, q.h1),
-        _mm512_mask_blend_epi64(0xaa, r.h2, q.h2),
+        _mm512_mask_blend_epi64(0x55, r.h0, q.h0),
+        _mm512_mask_blend_epi64(0x55, r.h1, q.h1),
+        _mm512_mask_blend_epi64(0x55, r.h2, q.h2),
     };
     const struct ifma_h f1 = {
-        _mm512_mask_blend_epi64(0xcc, one, q.h0),
-        _mm512_maskz_mov_epi64(0xcc, q.h1),
-        _mm512_maskz_mov_epi64(0xcc, q.h2),
+        _mm512_mask_blend_epi64(0x33, one, q.h0),
+        _mm512_maskz_mov_epi64(0x33, q.h1),
+        _mm512_maskz_mov_epi64(0x33, q.h2),
     };
     const struct ifma_h y2 = ifma_mulpow(y1, f1);
 
-    /* y2 = r^1..r^4, r^1..r^4; times [1 x4, r^4 x4] */
-    const __m512i i3 = _mm512_set1_epi64(3);
+    /* y2 = r^4..r^1, r^4..r^1; times [r^4 x4, 1 x4] */
+    const __m512i i0 = _mm512_setzero_si512();
     const struct ifma_h f2 = {
-        _mm512_mask_blend_epi64(0xf0, one, _mm512_permutexvar_epi64(i3, y2.h0)),
-        _mm512_maskz_permutexvar_epi64(0xf0, i3, y2.h1),
-        _mm512_maskz_permutexvar_epi64(0xf0, i3, y2.h2),
+        _mm512_mask_blend_epi64(0x0f, one, _mm512_permutexvar_epi64(i0, y2.h0)),
+        _mm512_maskz_permutexvar_epi64(0x0f, i0, y2.h1),
+        _mm512_maskz_permutexvar_epi64(0x0f, i0, y2.h2),
     };
     const struct ifma_h y = ifma_mulpow(y2, f2);
 
-    /* y = r^1..r^8 (lane e - 1 holds r^e); x = y r^8 = r^9..r^16 */
-    const __m512i i7 = _mm512_set1_epi64(7);
+    /* y = r^8..r^1 (lane j holds r^(8 - j)); x = y r^8 = r^16..r^9 */
     const struct ifma_h f3 = {
-        _mm512_permutexvar_epi64(i7, y.h0),
-        _mm512_permutexvar_epi64(i7, y.h1),
-        _mm512_permutexvar_epi64(i7, y.h2),
+        _mm512_permutexvar_epi64(i0, y.h0),
+        _mm512_permutexvar_epi64(i0, y.h1),
+        _mm512_permutexvar_epi64(i0, y.h2),
     };
     const struct ifma_h x = ifma_mulpow(y, f3);
 
     /* the main loop's r^16 straight from x, not through the tables */
-    *p16 = ifma_mkpow(_mm512_permutexvar_epi64(i7, x.h0), _mm512_permutexvar_epi64(i7, x.h1),
-                      _mm512_permutexvar_epi64(i7, x.h2));
+    *p16 = ifma_mkpow(_mm512_permutexvar_epi64(i0, x.h0), _mm512_permutexvar_epi64(i0, x.h1),
+                      _mm512_permutexvar_epi64(i0, x.h2));
     st->s16[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(p16->s1));
     st->s16[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(p16->s2));
-    /* reversed: lane j of set A holds r^(16 - j), of set B r^(8 - j) */
-    const __m512i rev = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    *pa = ifma_mkpow(_mm512_permutexvar_epi64(rev, x.h0), _mm512_permutexvar_epi64(rev, x.h1),
-                     _mm512_permutexvar_epi64(rev, x.h2));
-    *pb = ifma_mkpow(_mm512_permutexvar_epi64(rev, y.h0), _mm512_permutexvar_epi64(rev, y.h1),
-                     _mm512_permutexvar_epi64(rev, y.h2));
+    *pa = ifma_mkpow(x.h0, x.h1, x.h2);
+    *pb = ifma_mkpow(y.h0, y.h1, y.h2);
     ifma_storepow(st->pw[0], pa);
     ifma_storepow(st->pw[1], pb);
     st->sm.powers = IFMA_LEVEL;
