@@ -53,12 +53,17 @@ struct polymac_kernel {
      * the kernel stored in ks (it knows how much of ks it used, so a short
      * message does not pay for wiping precomputed powers it never made). */
     void (*emit)(void *ks, uint8_t tag[16], const uint8_t s[16]);
-    /* Optional (NULL: init): init for a one-shot message, a state that
-     * will see the blocks of one message and then emit, no later call.
-     * A kernel may then choose the path that is cheapest when nothing
-     * follows (x86-avx512ifma sums its lanes at once; in a stream it
-     * keeps them for the next call and sums them in emit). */
-    void (*init_oneshot)(void *ks, const uint8_t r[16]);
+    /* Optional (NULL: init, blocks and emit): the whole one-shot MAC,
+     * tag = Poly1305 of msg[0..len) under key (r unclamped, then s), any
+     * len (msg may be NULL when len is 0), with ks (POLYMAC_KS_BYTES,
+     * aligned) as scratch.  The same tag as init, blocks and emit; the
+     * same rules for what it leaves in ks and on the stack.  For a kernel
+     * whose one-shot path is cheaper when nothing follows the blocks
+     * (x86-avx512ifma sums its lanes at once and makes the tag from h in
+     * registers; in a stream it keeps the lanes for the next call and
+     * sums them in emit). */
+    void (*auth)(void *ks, uint8_t tag[16], const uint8_t *msg, size_t len,
+                 const uint8_t key[32]);
     /* One-shot messages of at most this many bytes are computed by the
      * front end's inline radix-2^64 code (r64.h), with h, r and the key in
      * registers; a kernel that would run that same scalar code below its

@@ -63,9 +63,7 @@ struct polymac_simd {
                                    the kernel's own levels (1, or 4 and 8) */
     uint32_t seen;              /* blocks the scalar code took before the
                                    powers existed (polymac_seen_add) */
-    uint32_t oneshot;           /* 1: a one-shot message (kernel.h,
-                                   init_oneshot): nothing follows its
-                                   blocks but emit; 0: a stream */
+    uint32_t pad_;
 };
 
 /* A kernel, as the skeleton runs it.  st is the kernel's whole state, s
@@ -111,7 +109,7 @@ POLYMAC_SIMD_INLINE void polymac_simd_init(struct polymac_simd *s, const uint8_t
     s->vec = 0;
     s->powers = 0;
     s->seen = 0;
-    s->oneshot = 0;
+    s->pad_ = 0;
 }
 
 /* The powers of r a kernel's tables hold, one at a time, in radix 2^64

@@ -152,7 +152,7 @@ _Static_assert(offsetof(struct ifma_state, pw) % 64 == 0, "pw on a line");
 #define IFMA_LEVEL 1u
 
 /* The depth of dead stack the vector calls (ifma_vector,
- * ifma_vector_live) leave, zeroed after them (burn.h): the return
+ * ifma_oneshot) leave, zeroed after them (burn.h): the return
  * address and 40 bytes of pushes, up to 56 of realignment and one 64-byte
  * spill in the red zone (GCC 12: neither has a frame), rounded up to
  * whole vectors.  The other functions spill no key-derived vector
@@ -752,56 +752,35 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
 }
 
 /*
- * The vector path while h is in radix 2^64 (the lanes are not live),
- * n = nblocks = 16 G + k blocks: the skeleton's polymac_simd_blocks calls
- * it from the break-even on.  h from radix 2^64 joins the lane of the
- * first block.
- *
- * The first vector call for a key (cold: it computes the powers, which it
- * then holds in registers) sums the lanes at once and leaves h in radix
- * 2^64:
- *   G = 0: (a stream whose earlier, scalar calls count towards the cold
- *          break-even) block j goes to lane j (of A for j < 8, else of
- *          B), the other lanes hold 0, and lane j is multiplied by
- *          r^(n - j).
+ * The vector part of a one-shot message (polymac_auth_x86_avx512ifma):
+ * its n = nblocks = 16 G + k whole blocks from h = 0, with the powers made
+ * here and held in registers, and the lanes summed at once into limbs l
+ * for polymac_r64_from_r44:
+ *   G = 0: (a break-even below 16 blocks) block j goes to lane j (of A
+ *          for j < 8, else of B), the other lanes hold 0, and lane j is
+ *          multiplied by r^(n - j).
  *   G > 0: a leading group of k blocks (if k > 0) is multiplied by r^k;
  *          V = V r^16 + M for each further group, the first group's M
  *          added without a product; the last V is multiplied lane-wise
  *          by r^16..r^1.
- * That is the one-shot path (init_oneshot, one call, emit): keeping its
- * lanes would only move the same sum into emit, behind a store and
- * reload of the lanes and the powers (measured slower at 256 to 512
- * bytes).  For the same reason it is not the skeleton's
+ * Keeping the lanes for emit would only move the same sum there, behind
+ * a store and reload of the lanes and the powers (measured slower at 256
+ * to 512 bytes).  For the same reason it is not the skeleton's
  * polymac_simd_vector (powers made and stored, then the loop reloading
- * them).  A stream's first vector call takes ifma_vector_live instead.
- *
- * A later call (warm: a streamed message) makes the lanes live
- * (ifma_live).
+ * them).
  */
-__attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
-                                                  size_t nblocks, uint32_t hibit)
+__attribute__((noinline)) static void ifma_oneshot(struct ifma_state *st, const uint8_t *in,
+                                                   size_t nblocks, uint64_t l[3])
 {
-    struct ifma_state *st = ks;
-    const __m512i hb = ifma_hibit(hibit);
+    const __m512i hb = ifma_hibit(1);
     const size_t k = nblocks % 16, groups = nblocks / 16;
     struct ifma_pow pa, pb, p16;
-    uint64_t l[3];
-
-    polymac_r64_to_r44(&st->sm.sc, l);
-    struct ifma_h a = ifma_lane0(l);
-    struct ifma_h b;
-
-    if (st->sm.powers >= IFMA_LEVEL) {
-        /* r^16 for the loop: five broadcast loads */
-        p16 = ifma_p16mem(st);
-        ifma_live(st, a, &p16, in, k, groups, hb);
-        return;
-    }
+    struct ifma_h a, b;
 
     ifma_powers(st, &pa, &pb, &p16);
     if (groups == 0) {
         /* lane j needs r^(k - j), element 16 - k + j of pa || pb */
-        a = ifma_add(a, ifma_load_part(in, k < 8 ? k : 8, hb));
+        a = ifma_load_part(in, k < 8 ? k : 8, hb);
         if (k > 8) {
             b = ifma_load_part(in + 128, k - 8, hb);
             ifma_final(a, ifma_shiftpow(&pa, &pb, 16 - (unsigned)k),
@@ -810,45 +789,51 @@ __attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
             const struct ifma_pow pj = ifma_shiftpow(&pa, &pb, 16 - (unsigned)k);
             ifma_final(a, pj, a, pj, 0, l);
         }
-    } else {
-        if (k > 0) {
-            const struct ifma_pow pk = ifma_bcast(&pa, &pb, (unsigned)k);
-            a = ifma_add(a, ifma_load_part(in, k < 8 ? k : 8, hb));
-            a = ifma_mulred(a, pk, ifma_load8_acc(in + 16 * k, hb));
-            if (k > 8) {
-                b = ifma_load_part(in + 128, k - 8, hb);
-                b = ifma_mulred(b, pk, ifma_load8_acc(in + 16 * k + 128, hb));
-            } else {
-                b = ifma_load8(in + 16 * k + 128, hb);
-            }
-        } else {
-            a = ifma_add(a, ifma_load8(in, hb));
-            b = ifma_load8(in + 128, hb);
-        }
-        in += 16 * k + 256;
-        ifma_groups(&a, &b, &p16, in, groups - 1, hb);
-        /* the final factors reloaded from the state, where ifma_powers
-         * stored them: held in registers across the loop they were
-         * spilled, a 328-byte frame that each call then had to zero */
-        ifma_final(a, ifma_loadpow(st, 0), b, ifma_loadpow(st, 1), 1, l);
+        return;
     }
-    polymac_r64_from_r44(&st->sm.sc, l);
+    if (k > 0) {
+        const struct ifma_pow pk = ifma_bcast(&pa, &pb, (unsigned)k);
+        a = ifma_load_part(in, k < 8 ? k : 8, hb);
+        a = ifma_mulred(a, pk, ifma_load8_acc(in + 16 * k, hb));
+        if (k > 8) {
+            b = ifma_load_part(in + 128, k - 8, hb);
+            b = ifma_mulred(b, pk, ifma_load8_acc(in + 16 * k + 128, hb));
+        } else {
+            b = ifma_load8(in + 16 * k + 128, hb);
+        }
+    } else {
+        a = ifma_load8(in, hb);
+        b = ifma_load8(in + 128, hb);
+    }
+    in += 16 * k + 256;
+    ifma_groups(&a, &b, &p16, in, groups - 1, hb);
+    /* the final factors reloaded from the state, where ifma_powers
+     * stored them: held in registers across the loop they were
+     * spilled, a 328-byte frame that each call then had to zero */
+    ifma_final(a, ifma_loadpow(st, 0), b, ifma_loadpow(st, 1), 1, l);
 }
 
 /*
- * The first vector call of a stream (cold, sm.oneshot == 0): the powers,
- * then the lanes made live as in a warm call.  Summing them at once (as
- * ifma_vector does for a one-shot) would cost a stream of two or more
- * vector calls a second sum of the sixteen lanes.
+ * The vector path of a stream while h is in radix 2^64 (the lanes are not
+ * live), n = nblocks = 16 G + k blocks: the skeleton's polymac_simd_blocks
+ * calls it from the break-even on.  The powers (the first vector call for
+ * the key; later ones load r^16 with five broadcasts), then h from radix
+ * 2^64 joins the lane of the first block and the lanes are made live
+ * (ifma_live), for the next call to carry on from and emit to merge.
+ * Summing them at once (as ifma_oneshot does) would cost a stream of two
+ * or more vector calls a second sum of the sixteen lanes.
  */
-__attribute__((noinline)) static void ifma_vector_live(void *ks, const uint8_t *in,
-                                                       size_t nblocks, uint32_t hibit)
+__attribute__((noinline)) static void ifma_vector(void *ks, const uint8_t *in,
+                                                  size_t nblocks, uint32_t hibit)
 {
     struct ifma_state *st = ks;
     struct ifma_pow pa, pb, p16;
     uint64_t l[3];
     polymac_r64_to_r44(&st->sm.sc, l);
-    ifma_powers(st, &pa, &pb, &p16);
+    if (st->sm.powers >= IFMA_LEVEL)
+        p16 = ifma_p16mem(st);
+    else
+        ifma_powers(st, &pa, &pb, &p16);
     ifma_live(st, ifma_lane0(l), &p16, in, nblocks % 16, nblocks / 16, ifma_hibit(hibit));
 }
 
@@ -1016,7 +1001,8 @@ IFMA_INLINE void ifma_burn(void)
 }
 
 /* The skeleton's wipe, for its two lengths: small, the first line, or
- * the whole state.  Vector stores at constant offsets, two tables per
+ * the whole state; and the one-shot path's (polymac_auth_x86_avx512ifma):
+ * the first line and the powers.  Vector stores at constant offsets, two tables per
  * loop step (as one run of stores GCC makes it rep stos, which, like
  * memset, starts slower than these stores take). */
 static void ifma_wipe(void *p, size_t n)
@@ -1024,12 +1010,21 @@ static void ifma_wipe(void *p, size_t n)
     struct ifma_state *st = p;
     const __m512i z = _mm512_setzero_si512();
     _mm512_storeu_si512(p, z);
-    if (n > 64) {
+    if (n == sizeof *st) {
         for (unsigned i = 0; i < 2; i++)
             for (unsigned v = 0; v < 3; v++) {
                 _mm512_storeu_si512((void *)st->pw[i][v], z);
                 _mm512_storeu_si512((void *)st->v[i][v], z);
             }
+        _mm_storeu_si128((__m128i *)st->s16, _mm_setzero_si128());
+    } else if (n > 64) {
+        /* the one-shot path's: the powers, no lanes */
+        _mm512_storeu_si512((void *)st->pw[0][0], z);
+        _mm512_storeu_si512((void *)st->pw[0][1], z);
+        _mm512_storeu_si512((void *)st->pw[0][2], z);
+        _mm512_storeu_si512((void *)st->pw[1][0], z);
+        _mm512_storeu_si512((void *)st->pw[1][1], z);
+        _mm512_storeu_si512((void *)st->pw[1][2], z);
         _mm_storeu_si128((__m128i *)st->s16, _mm_setzero_si128());
     }
     __asm__ __volatile__("" : : "r"(p) : "memory");
@@ -1059,12 +1054,6 @@ static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
     polymac_simd_init(&((struct ifma_state *)ks)->sm, r);
 }
 
-static void polymac_init_oneshot_x86_avx512ifma(void *ks, const uint8_t r[16])
-{
-    struct ifma_state *st = ks;
-    polymac_simd_init(&st->sm, r);
-    st->sm.oneshot = 1;
-}
 
 /* The skeleton's blocks, and beside it the calls of live lanes: whole
  * groups with nothing pending, ifma_absorb from IFMA_MIN_BLOCKS_LANES,
@@ -1090,15 +1079,49 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
          * wipe them (and the scalar path needs no merge) */
         st->sm.vec = 0;
     }
-    /* a stream's first vector call makes the lanes live at once */
-    const int live = st->sm.oneshot != 1 && st->sm.powers < IFMA_LEVEL;
-    polymac_simd_blocks(st, &st->sm, &ifma_kernel, live ? ifma_vector_live : ifma_vector, in,
-                        nblocks, hibit);
+    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit);
 }
 
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
 {
     polymac_simd_emit(ks, &((struct ifma_state *)ks)->sm, &ifma_kernel, tag, s);
+}
+
+/*
+ * The one-shot MAC (kernel.h: auth).  From the cold break-even on, the
+ * whole blocks go through ifma_oneshot and h comes back as limbs in
+ * registers, for the partial last block (scalar code) and the tag: no
+ * state round trip of h, no skeleton, no emit.  The state holds r (which
+ * ifma_powers reads) and the powers, and is wiped as emit would wipe it,
+ * less the lanes a one-shot message never writes.  Shorter messages run
+ * the scalar code alone.
+ */
+static void polymac_auth_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t *msg,
+                                        size_t len, const uint8_t key[32])
+{
+    struct ifma_state *st = ks;
+    const size_t nblocks = len / 16, rest = len % 16;
+    if (nblocks < *IFMA_COLD_AT) {
+        polymac_r64_auth(tag, msg, len, key);
+        return;
+    }
+    /* the last block padded first: from the vector call to the tag, h
+     * stays in registers, with no call it would be spilled across */
+    uint8_t last[16];
+    if (rest)
+        polymac_pad_last(last, msg + (len - rest), rest);
+    uint64_t l[3];
+    polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
+    ifma_oneshot(st, msg, nblocks, l);
+    ifma_burn();
+    struct polymac_r64 h;
+    polymac_r64_from_r44(&h, l);
+    polymac_wipe(l, sizeof l);
+    uint64_t x[3] = { h.h0, h.h1, h.h2 };
+    if (rest)
+        polymac_r64_core(x, st->sm.sc.r0, st->sm.sc.r1, last, 1, 0);
+    polymac_r64_finish(tag, x[0], x[1], x[2], key + 16);
+    ifma_wipe(st, offsetof(struct ifma_state, v));
 }
 
 /* the batch entry, on the arithmetic above */
@@ -1110,7 +1133,7 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
                             IFMA_COLD_INIT, IFMA_SCALAR_MAX_AT,
                             .stack_bytes = 0,
-                            .init_oneshot = polymac_init_oneshot_x86_avx512ifma,
+                            .auth = polymac_auth_x86_avx512ifma,
                             .lanes = polymac_lanes_x86_avx512ifma,
                             .lanes_max = IFMA_LANES_MAX);
 
