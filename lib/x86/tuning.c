@@ -35,16 +35,18 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
      * three runs, the median of each threshold's three (docs/tuning.md,
      * "Rows per CPU"); except the IFMA and AVX2 cold break-evens, where
      * polymac_auth itself (tools/bench-table --against, quiet machine,
-     * 06:35 UTC) crosses earlier than tools/tune's harness: IFMA's vector
-     * path wins from 27 blocks (432 B: 4124 vs 3967 MB/s; 400 B: 3814 vs
-     * 3957), AVX2's from about 50 (864 B +2%, 992 B +7%; 720 B -1%) */
+     * 06:35 UTC) crosses earlier than tools/tune's harness: AVX2's vector
+     * path wins from about 50 blocks (864 B +2%, 992 B +7%; 720 B -1%);
+     * IFMA's, since its one-shot entry (auth) at 09:47 UTC, from 21
+     * (polymac-ab against a build whose vector path starts at 16 blocks:
+     * 336 B 183 vs 191 TSC cycles, 320 B 183 vs 182, 304 B 183 vs 173) */
     {"intel-emerald-rapids", "tools/tune 2026-12-01, Intel Xeon family 6 model 207 "
-     "(IFMA and AVX2 cold: polymac bench)",
+     "(IFMA and AVX2 cold: through polymac_auth)",
      POLYMAC_X86_VENDOR_INTEL, 6, 207,
      {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 21,
       .avx512_min4_cold = 55, .avx512_min4_warm = 16,
       .avx512_min8_cold = 45, .avx512_min8_warm = 13,
-      .ifma_cold = 27, .ifma_warm = 5, .ifma_lanes = 4}},
+      .ifma_cold = 21, .ifma_warm = 5, .ifma_lanes = 4}},
     /* AMD Zen 5 (Turin, Granite Ridge: family 26): not yet measured with
      * tools/tune; the default values until a run on one fills this row */
     {"amd-zen5", "not yet measured: the default row",
