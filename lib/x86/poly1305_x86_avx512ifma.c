@@ -643,15 +643,14 @@ IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct if
 }
 
 /*
- * Computes r^1..r^16 in four multiplication rounds, eight lanes wide:
- * r^2; [r^2, r, r^2, r, ...] x [r^2, r^2, 1, 1, r^2, r^2, 1, 1] gives
- * r^4..r^1 twice; x [r^4 x4, 1 x4] gives r^8..r^1; x r^8 gives
- * r^16..r^9.
- * A factor 1 is the limbs (1, 0, 0) with s = 0: the product is the other
- * factor, carried.  Stores them in st and returns them in registers.
+ * The powers of r are computed in four multiplication rounds, eight lanes
+ * wide: r^2; [r^2, r, r^2, r, ...] x [r^2, r^2, 1, 1, r^2, r^2, 1, 1]
+ * gives r^4..r^1 twice; x [r^4 x4, 1 x4] gives r^8..r^1; x r^8 gives
+ * r^16..r^9.  A factor 1 is the limbs (1, 0, 0) with s = 0: the product
+ * is the other factor, carried.  The first three rounds: r^8..r^1, lane
+ * j holding r^(8 - j).
  */
-IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
-                             struct ifma_pow *pb, struct ifma_pow *p16)
+IFMA_INLINE struct ifma_h ifma_powers8(const struct ifma_state *st)
 {
     const uint64_t lo = st->sm.sc.r0, hi = st->sm.sc.r1;
     const __m512i one = _mm512_set1_epi64(1);
@@ -691,9 +690,16 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
         _mm512_maskz_permutexvar_epi64(0x0f, i0, y2.h1),
         _mm512_maskz_permutexvar_epi64(0x0f, i0, y2.h2),
     };
-    const struct ifma_h y = ifma_mulpow(y2, f2);
+    return ifma_mulpow(y2, f2);
+}
 
-    /* y = r^8..r^1 (lane j holds r^(8 - j)); x = y r^8 = r^16..r^9 */
+/* All four rounds, x = y r^8 = r^16..r^9 the last: stores r^1..r^16 in st
+ * and returns them in registers, with r^16 in every lane for the loop. */
+IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
+                             struct ifma_pow *pb, struct ifma_pow *p16)
+{
+    const struct ifma_h y = ifma_powers8(st);
+    const __m512i i0 = _mm512_setzero_si512();
     const struct ifma_h f3 = {
         _mm512_permutexvar_epi64(i0, y.h0),
         _mm512_permutexvar_epi64(i0, y.h1),
@@ -777,6 +783,30 @@ __attribute__((noinline)) static void ifma_oneshot(struct ifma_state *st, const 
     struct ifma_pow pa, pb, p16;
     struct ifma_h a, b;
 
+    if (groups == 1 && k < 8) {
+        /* 16 to 23 blocks: one set of eight lanes, Horner steps with r^8
+         * (three rounds of powers, not four) and one set of final
+         * products, fewer instructions than two sets for about the same
+         * latency.  The k leading blocks sit in the top k lanes, where
+         * r^(8 - j) r^16 is their power; V = V r^8 + M for the two groups
+         * of eight that follow, the first one's M added without a product
+         * when k = 0; the last V times r^8..r^1. */
+        const struct ifma_h y = ifma_powers8(st);
+        const __m512i i0 = _mm512_setzero_si512();
+        const struct ifma_pow p8 = ifma_mkpow(_mm512_permutexvar_epi64(i0, y.h0),
+                                              _mm512_permutexvar_epi64(i0, y.h1),
+                                              _mm512_permutexvar_epi64(i0, y.h2));
+        if (k > 0) {
+            a = ifma_up(ifma_load_part(in, k, hb), 8 - (unsigned)k);
+            a = ifma_mulred(a, p8, ifma_load8_acc(in + 16 * k, hb));
+        } else {
+            a = ifma_load8(in, hb);
+        }
+        a = ifma_mulred(a, p8, ifma_load8_acc(in + 16 * k + 128, hb));
+        const struct ifma_pow p = ifma_mkpow(y.h0, y.h1, y.h2);
+        ifma_final(a, p, a, p, 0, l);
+        return;
+    }
     ifma_powers(st, &pa, &pb, &p16);
     if (groups == 0) {
         /* lane j needs r^(k - j), element 16 - k + j of pa || pb */

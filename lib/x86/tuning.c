@@ -37,16 +37,17 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
      * polymac_auth itself (tools/bench-table --against, quiet machine,
      * 06:35 UTC) crosses earlier than tools/tune's harness: AVX2's vector
      * path wins from about 50 blocks (864 B +2%, 992 B +7%; 720 B -1%);
-     * IFMA's, since its one-shot entry (auth) at 09:47 UTC, from 21
-     * (polymac-ab against a build whose vector path starts at 16 blocks:
-     * 336 B 183 vs 191 TSC cycles, 320 B 183 vs 182, 304 B 183 vs 173) */
+     * IFMA's, since its one-shot entry (auth) and one-set path for 16 to
+     * 23 blocks (10:00 UTC), from 20 (polymac-ab against a build whose
+     * vector path starts at 16 blocks: 320 B 176 vs 182 TSC cycles,
+     * 304 B 176 vs 173) */
     {"intel-emerald-rapids", "tools/tune 2026-12-01, Intel Xeon family 6 model 207 "
      "(IFMA and AVX2 cold: through polymac_auth)",
      POLYMAC_X86_VENDOR_INTEL, 6, 207,
      {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 21,
       .avx512_min4_cold = 55, .avx512_min4_warm = 16,
       .avx512_min8_cold = 45, .avx512_min8_warm = 13,
-      .ifma_cold = 21, .ifma_warm = 5, .ifma_lanes = 4}},
+      .ifma_cold = 20, .ifma_warm = 5, .ifma_lanes = 4}},
     /* AMD Zen 5 (Turin, Granite Ridge: family 26): not yet measured with
      * tools/tune; the default values until a run on one fills this row */
     {"amd-zen5", "not yet measured: the default row",
