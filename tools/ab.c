@@ -3,7 +3,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- *   polymac-ab [--stream N] [--backend NAME] OLD.so NEW.so SIZE...
+ *   polymac-ab [--stream N] [--state-at OFF] [--msg-at OFF] [--backend NAME]
+ *              OLD.so NEW.so SIZE...
  *
  * Loads both libraries, each in a link-map namespace of its own (they
  * share a soname), and times polymac_auth on messages of each SIZE (a new
@@ -14,6 +15,13 @@
  * median over 801 rounds, in clock ticks per message (TSC cycles on x86,
  * nanoseconds elsewhere: test/ticks.h), and old / new for both (above 1:
  * the new build is faster).  --backend selects the kernel in both.
+ * --state-at puts a stream's state at byte OFF (0..4095, a multiple of 8)
+ * of a page (by default it is on the stack); --msg-at starts the messages
+ * at byte OFF (0..4095) of a page (by default 0).  Both matter: a message
+ * that is not 64-byte aligned makes every vector load of the IFMA kernel
+ * span two cache lines, and the low twelve bits of two addresses decide
+ * whether the core takes a load for a read of an earlier store (4K
+ * aliasing).
  * Whole `polymac bench` runs cannot show a few percent on a shared host;
  * this can (docs/tuning.md).
  */
@@ -62,6 +70,7 @@ static int load(struct lib *l)
 static uint8_t keys[KEYS][32], tag[16];
 static uint8_t *msg;
 static size_t piece;
+static polymac_state *placed;     /* --state-at: the stream's state */
 
 /* ticks for KEYS messages of len bytes */
 static uint64_t run(const struct lib *l, size_t len)
@@ -72,11 +81,11 @@ static uint64_t run(const struct lib *l, size_t len)
             l->auth(tag, msg, len, keys[i]);
             continue;
         }
-        polymac_state st;
-        l->init(&st, keys[i]);
+        polymac_state local, *st = placed ? placed : &local;
+        l->init(st, keys[i]);
         for (size_t o = 0; o < len; o += piece)
-            l->update(&st, msg + o, len - o < piece ? len - o : piece);
-        l->final(&st, tag);
+            l->update(st, msg + o, len - o < piece ? len - o : piece);
+        l->final(st, tag);
     }
     return test_ticks() - t0;
 }
@@ -89,13 +98,15 @@ static int cmpu(const void *a, const void *b)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: polymac-ab [--stream N] [--backend NAME] OLD.so NEW.so SIZE...\n");
+    fprintf(stderr, "usage: polymac-ab [--stream N] [--state-at OFF] [--msg-at OFF] "
+                    "[--backend NAME] OLD.so NEW.so SIZE...\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *backend = NULL;
+    long state_at = -1, msg_at = 0;
     int a = 1;
     for (; a < argc && !strncmp(argv[a], "--", 2); a += 2) {
         if (a + 1 >= argc)
@@ -104,6 +115,10 @@ int main(int argc, char **argv)
             piece = strtoul(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--backend"))
             backend = argv[a + 1];
+        else if (!strcmp(argv[a], "--state-at"))
+            state_at = strtol(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--msg-at"))
+            msg_at = strtol(argv[a + 1], NULL, 10);
         else
             return usage();
     }
@@ -117,22 +132,35 @@ int main(int argc, char **argv)
             fprintf(stderr, "polymac-ab: %s: no usable kernel %s\n", lib[i].path, backend);
             return 1;
         }
-    if (!(msg = malloc(MAXLEN)))
+    if (state_at > 4095 || (state_at >= 0 && state_at % 8) || msg_at < 0 || msg_at > 4095)
+        return usage();
+    uint8_t *pages = aligned_alloc(4096, MAXLEN + 4096);
+    if (!pages)
         return 1;
+    msg = pages + msg_at;
+    if (state_at >= 0) {
+        unsigned char *page = aligned_alloc(4096, 4096 + sizeof(polymac_state));
+        if (!page)
+            return 1;
+        placed = (polymac_state *)(void *)(page + state_at);
+    }
     srand(1);
     for (int i = 0; i < KEYS; i++)
         for (int j = 0; j < 32; j++)
             keys[i][j] = (uint8_t)rand();
     for (size_t i = 0; i < MAXLEN; i++)
         msg[i] = (uint8_t)rand();
-    printf("ticks per message (%s), old = %s, new = %s%s%s\n",
+    printf("ticks per message (%s), old = %s, new = %s%s%s; messages at byte %ld of a page",
 #ifdef POLYMAC_TEST_TSC
            "TSC cycles",
 #else
            "ns",
 #endif
            lib[0].path, lib[1].path, piece ? ", streamed" : ", one-shot",
-           backend ? ", one kernel" : "");
+           backend ? ", one kernel" : "", msg_at);
+    if (piece)
+        printf(state_at >= 0 ? ", state at byte %ld of a page" : ", state on the stack", state_at);
+    printf("\n");
     printf("%8s %10s %10s %10s %10s %9s %9s\n", "bytes", "old min", "new min", "old med",
            "new med", "old/new", "(median)");
     static uint64_t t[2][ROUNDS];
