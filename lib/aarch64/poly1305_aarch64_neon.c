@@ -259,8 +259,19 @@ static const struct polymac_simd_kernel neon_kernel = {
 
 POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel)
 
+#ifdef POLYMAC_R64_ASM_A64
+/* the batch entry: two messages at a time in scalar radix 2^64 (one
+ * message per NEON lane would cost 25 products a block, against 7
+ * scalar multiplies; generic/r64_pairs.h) */
+#include "../generic/r64_pairs.h"
+#define NEON_LANES .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX
+#else
+#define NEON_LANES .lanes = NULL
+#endif
+
 /* stack: the deepest frames -fstack-usage gives, rounded up with room to
  * spare; test_stack checks it under qemu-user */
 POLYMAC_SIMD_REGISTER(aarch64_neon, "aarch64-neon", POLYMAC_CPU_ARM_NEON,
                       POLYMAC_NEON_COLD_BLOCKS,
-                      .stack_bytes = 512);      /* deepest measured: 304 (blocks, GCC 12) */
+                      .stack_bytes = 512,       /* deepest measured: 304 (blocks, GCC 12) */
+                      NEON_LANES);

@@ -3,11 +3,12 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r64.h"
 #include "../kernels.h"
-#ifdef POLYMAC_R64_ASM
-/* x86-64: the batch entry x86-avx2 and x86-avx512 have too, two messages
- * at a time in this kernel's own steps (elsewhere, and where r64.h has no
- * assembly, a batch runs the one-shot path) */
-#include "../x86/r64_pairs.h"
+#if defined(POLYMAC_R64_ASM) || defined(POLYMAC_R64_ASM_A64)
+/* x86-64 and aarch64: the batch entry of the SIMD kernels there, two
+ * messages at a time in this kernel's own steps (elsewhere, and where
+ * r64.h has no assembly, a batch runs the one-shot path) */
+#define GENERIC_R64_PAIRS 1
+#include "r64_pairs.h"
 #endif
 
 _Static_assert(sizeof(struct polymac_r64) <= POLYMAC_KS_BYTES, "state fits");
@@ -37,11 +38,13 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
 #ifdef POLYMAC_R64_ASM
     .stack_bytes = 0,         /* h, r and the key stay in registers; the
                                  pairs zero their own frames (burn.h) */
-    .lanes = polymac_pairs_lanes,
-    .lanes_max = POLYMAC_PAIRS_MAX,
 #else
     .stack_bytes = 256,       /* C: GCC 12 spills r on s390x (a 240-byte frame) */
     .stack_bytes_short = 256,
+#endif
+#ifdef GENERIC_R64_PAIRS
+    .lanes = polymac_pairs_lanes,
+    .lanes_max = POLYMAC_PAIRS_MAX,
 #endif
 };
 

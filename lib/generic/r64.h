@@ -116,42 +116,52 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #  endif
 #endif
 
-/* One block of the aarch64 loop: m0, m1 hold the block; LOAD (the next
+/* One block of the aarch64 loop: M0, M1 hold the block; LOAD (the next
  * block's ldp, or nothing for the last block) sits where the load has
- * time to land.  a = t0 r0 + t1 s1 + (h2 >> 2) 5 r0 -> h0 and the carry
- * into b; b = t0 r1 + t1 r0 + h2 s1 + (a >> 64) -> h1 and h2. */
-#define POLYMAC_R64_A64_STEP(LOAD)                                              \
-    "adds %[m0], %[m0], %[h0]\n\t"          /* t = h + m */                    \
-    "adcs %[m1], %[m1], %[h1]\n\t"                                              \
-    "adc %[h2], %[h2], %[hb]\n\t"                                               \
-    "mul %[h0], %[m0], %[r0]\n\t"           /* a = t0 r0 */                    \
-    "umulh %[h1], %[m0], %[r0]\n\t"                                             \
-    "lsr %[q], %[h2], #2\n\t"                                                   \
-    "mul %[x0], %[m1], %[s1]\n\t"           /*     + t1 s1 */                  \
-    "and %[t], %[h2], #3\n\t"                                                   \
-    "umulh %[x1], %[m1], %[s1]\n\t"                                             \
-    "mul %[y0], %[q], %[r05]\n\t"           /*     + (h2 >> 2) 5 r0 */         \
-    "umulh %[y1], %[q], %[r05]\n\t"                                             \
-    "adds %[h0], %[h0], %[x0]\n\t"                                              \
-    "mul %[x0], %[m0], %[r1]\n\t"           /* b = t0 r1 */                    \
-    "adc %[h1], %[h1], %[x1]\n\t"                                               \
-    "umulh %[x1], %[m0], %[r1]\n\t"                                             \
-    "adds %[h0], %[h0], %[y0]\n\t"          /* h0 = a mod 2^64 */              \
-    "mul %[y0], %[m1], %[r0]\n\t"           /*     + t1 r0 */                  \
-    "adc %[h1], %[h1], %[y1]\n\t"           /* h1 = a >> 64 */                 \
-    "umulh %[y1], %[m1], %[r0]\n\t"                                             \
-    "adds %[x0], %[x0], %[y0]\n\t"                                              \
-    "mul %[y0], %[h2], %[s1]\n\t"           /*     + h2 s1 */                  \
-    "adc %[x1], %[x1], %[y1]\n\t"                                               \
-    "umulh %[y1], %[h2], %[s1]\n\t"                                             \
-    LOAD                                                                          \
-    "adds %[x0], %[x0], %[h1]\n\t"          /*     + (a >> 64) */              \
-    "adc %[x1], %[x1], xzr\n\t"                                                 \
-    "mul %[q], %[t], %[r0]\n\t"             /* (h2 & 3) r0 */                  \
-    "sub %[n], %[n], #1\n\t"                                                    \
-    "adds %[h1], %[x0], %[y0]\n\t"                                              \
-    "adc %[x1], %[x1], %[y1]\n\t"                                               \
-    "add %[h2], %[x1], %[q]\n\t"
+ * time to land; COUNT (the loop counter's step, or nothing) beside it.
+ * a = t0 r0 + t1 s1 + (h2 >> 2) 5 r0 -> h0 and the carry into b;
+ * b = t0 r1 + t1 r0 + h2 s1 + (a >> 64) -> h1 and h2.  Every register is
+ * a parameter (an operand such as "%[h0]", or a register such as
+ * "x10"), so that the batch pairs (r64_pairs.h) can run two messages in
+ * one loop with the same instructions. */
+#define POLYMAC_R64_A64_STEP_R(H0, H1, H2, M0, M1, R0, R1, S1, R05, Q, T, X0, X1, Y0, Y1, \
+                               HB, LOAD, COUNT)                                   \
+    "adds " M0 ", " M0 ", " H0 "\n\t"          /* t = h + m */                 \
+    "adcs " M1 ", " M1 ", " H1 "\n\t"                                          \
+    "adc " H2 ", " H2 ", " HB "\n\t"                                           \
+    "mul " H0 ", " M0 ", " R0 "\n\t"           /* a = t0 r0 */                 \
+    "umulh " H1 ", " M0 ", " R0 "\n\t"                                         \
+    "lsr " Q ", " H2 ", #2\n\t"                                                \
+    "mul " X0 ", " M1 ", " S1 "\n\t"           /*     + t1 s1 */               \
+    "and " T ", " H2 ", #3\n\t"                                                \
+    "umulh " X1 ", " M1 ", " S1 "\n\t"                                         \
+    "mul " Y0 ", " Q ", " R05 "\n\t"           /*     + (h2 >> 2) 5 r0 */      \
+    "umulh " Y1 ", " Q ", " R05 "\n\t"                                         \
+    "adds " H0 ", " H0 ", " X0 "\n\t"                                          \
+    "mul " X0 ", " M0 ", " R1 "\n\t"           /* b = t0 r1 */                 \
+    "adc " H1 ", " H1 ", " X1 "\n\t"                                           \
+    "umulh " X1 ", " M0 ", " R1 "\n\t"                                         \
+    "adds " H0 ", " H0 ", " Y0 "\n\t"          /* h0 = a mod 2^64 */           \
+    "mul " Y0 ", " M1 ", " R0 "\n\t"           /*     + t1 r0 */               \
+    "adc " H1 ", " H1 ", " Y1 "\n\t"           /* h1 = a >> 64 */              \
+    "umulh " Y1 ", " M1 ", " R0 "\n\t"                                         \
+    "adds " X0 ", " X0 ", " Y0 "\n\t"                                          \
+    "mul " Y0 ", " H2 ", " S1 "\n\t"           /*     + h2 s1 */               \
+    "adc " X1 ", " X1 ", " Y1 "\n\t"                                           \
+    "umulh " Y1 ", " H2 ", " S1 "\n\t"                                         \
+    LOAD                                                                       \
+    "adds " X0 ", " X0 ", " H1 "\n\t"          /*     + (a >> 64) */           \
+    "adc " X1 ", " X1 ", xzr\n\t"                                              \
+    "mul " Q ", " T ", " R0 "\n\t"             /* (h2 & 3) r0 */               \
+    COUNT                                                                      \
+    "adds " H1 ", " X0 ", " Y0 "\n\t"                                          \
+    "adc " X1 ", " X1 ", " Y1 "\n\t"                                           \
+    "add " H2 ", " X1 ", " Q "\n\t"
+
+#define POLYMAC_R64_A64_STEP(LOAD)                                                  \
+    POLYMAC_R64_A64_STEP_R("%[h0]", "%[h1]", "%[h2]", "%[m0]", "%[m1]", "%[r0]", "%[r1]", \
+                           "%[s1]", "%[r05]", "%[q]", "%[t]", "%[x0]", "%[x1]", "%[y0]", \
+                           "%[y1]", "%[hb]", LOAD, "sub %[n], %[n], #1\n\t")
 
 /* h = (h + m) r mod p for each block, partially reduced.  With
  * h = h0 + h1 2^64 + h2 2^128 and r = r0 + r1 2^64 (4 | r1):

@@ -164,7 +164,7 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
 POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
 
 /* the batch entry: two messages at a time in scalar radix 2^64 */
-#include "r64_pairs.h"
+#include "../generic/r64_pairs.h"
 
 /* Its functions zero their own stack (burn.h), the pairs' too. */
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,

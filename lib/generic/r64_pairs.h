@@ -1,13 +1,14 @@
-/* r64_pairs.h -- a batch entry for x86-64 kernels: two messages at a
- *                time, interleaved in scalar radix 2^64 */
+/* r64_pairs.h -- a batch entry in scalar code: two messages at a time,
+ *                interleaved in radix 2^64 */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * The lanes entry (lib/kernel.h) of x86-avx2 and x86-avx512, and of
- * generic-r64 where r64.h has its x86-64 assembly; each kernel's file
- * includes this header and registers polymac_pairs_lanes, which is
- * compiled with that kernel's flags (its dead stack is zeroed with the
- * kernel's own widest stores, burn.h).  Nothing here needs a vector
+ * The lanes entry (lib/kernel.h) of x86-avx2 and x86-avx512, of
+ * aarch64-neon, and of generic-r64 where r64.h has its x86-64 or aarch64
+ * assembly; each kernel's file includes this header and registers
+ * polymac_pairs_lanes, which is compiled with that kernel's flags (on
+ * x86-64 its dead stack is zeroed with the kernel's own widest stores,
+ * burn.h; elsewhere by polymac_burn_stack).  Nothing here needs a vector
  * unit: a batch message has its own key and no powers of r, so every
  * block costs one multiplication by r.  On Intel Emerald Rapids (TSC
  * cycles) the one-shot scalar code takes 8.9 a block, waiting on the
@@ -28,14 +29,20 @@
  * 8 x 64 B stays near 0.93x: at four blocks the pairs only tie a loop
  * of one-shot calls, whose independent messages the out-of-order core
  * overlaps by itself, and the front end's fixed cost remains (an
- * AVX-512 IFMA Xeon, shared).
+ * AVX-512 IFMA Xeon, shared).  On aarch64, where qemu cannot time
+ * code, the pairs' loop is costed with llvm-mca against the one-message
+ * loop (tools/kernel-cost: the "pairs" rows of README, Other
+ * architectures).
  *
  * The block step is r64.h's (polymac_r64_core: the same instructions
  * and limbs, h2 < 2^63 between blocks; tools/bounds.c's r64 model), run
- * for message A at p and message B at p + d in one loop.  Each pair's
- * r0, r1, 5 r1 / 4 and 5 r0 are read from a stack array (zeroed after
- * the batch with the rest of the dead frame), which leaves the registers
- * to both h, the address and the products.  A pair of equal lengths runs
+ * for message A at p and message B at p + d in one loop.  On x86-64
+ * each pair's r0, r1, 5 r1 / 4 and 5 r0 are read from a stack array
+ * (zeroed after the batch with the rest of the dead frame), which leaves
+ * the registers to both h, the address and the products; aarch64 has the
+ * registers to keep them.  Where r64.h has no assembly for the pairs
+ * (sanitizer and POLYMAC_R64_PORTABLE builds) they run its steps one
+ * message after the other.  A pair of equal lengths runs
  * its padded last blocks as one more paired step; otherwise the longer
  * message's remaining blocks, and the padded blocks, go through
  * polymac_r64_core one message at a time.  A batch of one length runs
@@ -46,11 +53,17 @@
  * stores one tag.  Only lengths, which are public, decide branches; the
  * tags are polymac_r64_finish's (no branch).
  */
-#ifndef POLYMAC_X86_R64_PAIRS_H
-#define POLYMAC_X86_R64_PAIRS_H
+#ifndef POLYMAC_R64_PAIRS_H
+#define POLYMAC_R64_PAIRS_H
 
-#include "../generic/r64.h"
-#include "burn.h"
+#include "r64.h"
+#if defined(__x86_64__)
+#include "../x86/burn.h"
+#define POLYMAC_PAIRS_BURN polymac_x86_burn
+#else
+#include "../core.h"
+#define POLYMAC_PAIRS_BURN polymac_burn_stack
+#endif
 
 /* Messages of at most this many bytes go through the pairs (lanes_max);
  * longer ones through the kernel's one-shot path.  Overridable with -D. */
@@ -104,20 +117,59 @@
  * nblocks >= 1 blocks of message A at p and of message B at p + d, with
  * the 2^128 bit hibit (1, or 0 for padded blocks); k holds A's r0, r1,
  * s1 = 5 r1 / 4, 5 r0, then B's.  Both messages' limbs stay in
- * registers; the temporaries are shared (the core renames them); the
- * keys' words are read from k, d and the end from memory (d is loaded
- * into rax, free before the first product of B's block): 14 registers,
- * so that the loop fits beside a frame pointer (-O0,
+ * registers; the temporaries are shared (the core renames them).  On
+ * x86-64 the keys' words are read from k, d and the end from memory (d
+ * is loaded into rax, free before the first product of B's block): 14
+ * registers, so that the loop fits beside a frame pointer (-O0,
  * -fno-omit-frame-pointer).
  */
 POLYMAC_PAIRS_INLINE void polymac_pairs_core(uint64_t a[3], uint64_t b[3], const uint64_t k[8],
                                               const uint8_t *p, intptr_t d, size_t nblocks,
                                               uint64_t hibit)
 {
-#ifndef POLYMAC_R64_ASM
-    /* sanitizer and POLYMAC_R64_PORTABLE builds (r64.h): no assembly,
-     * whose registers a sanitizer's frame does not leave; the same
-     * steps one message after the other */
+#if defined(POLYMAC_R64_ASM_A64)
+    /* Both messages' h and blocks in operands; the step's temporaries
+     * (x8 to x13) and the keys' words (A's in x14 to x17, B's in x0 to
+     * x3, loaded once) in fixed call-clobbered registers, so that the asm
+     * stays within GCC's 30 operands and leaves the allocator room. */
+    uint64_t ah0 = a[0], ah1 = a[1], ah2 = a[2], bh0 = b[0], bh1 = b[1], bh2 = b[2];
+    uint64_t am0, am1, bm0, bm1;
+    const uint8_t *pb = p + d, *const end = p + 16 * nblocks;
+#define POLYMAC_PAIRS_A64(P, R0, R1, S1, R05, LOAD)                                   \
+    POLYMAC_R64_A64_STEP_R("%[" P "h0]", "%[" P "h1]", "%[" P "h2]", "%[" P "m0]",       \
+                           "%[" P "m1]", R0, R1, S1, R05, "x8", "x9", "x10", "x11", "x12", \
+                           "x13", "%[hb]", LOAD, "")
+    __asm__("ldp x14, x15, [%[k]]\n\t"
+            "ldp x16, x17, [%[k], #16]\n\t"
+            "ldp x0, x1, [%[k], #32]\n\t"
+            "ldp x2, x3, [%[k], #48]\n\t"
+            "ldp %[am0], %[am1], [%[pa]], #16\n\t"
+            "ldp %[bm0], %[bm1], [%[pb]], #16\n\t"
+            "cmp %[pa], %[end]\n\t"
+            "b.eq 2f\n"
+            "1:\n\t"
+            POLYMAC_PAIRS_A64("a", "x14", "x15", "x16", "x17",
+                              "ldp %[am0], %[am1], [%[pa]], #16\n\t")
+            POLYMAC_PAIRS_A64("b", "x0", "x1", "x2", "x3",
+                              "ldp %[bm0], %[bm1], [%[pb]], #16\n\t")
+            "cmp %[pa], %[end]\n\t"
+            "b.ne 1b\n"
+            "2:\n\t"
+            POLYMAC_PAIRS_A64("a", "x14", "x15", "x16", "x17", "")
+            POLYMAC_PAIRS_A64("b", "x0", "x1", "x2", "x3", "")
+            : [ah0] "+&r"(ah0), [ah1] "+&r"(ah1), [ah2] "+&r"(ah2), [bh0] "+&r"(bh0),
+              [bh1] "+&r"(bh1), [bh2] "+&r"(bh2), [pa] "+&r"(p), [pb] "+&r"(pb),
+              [am0] "=&r"(am0), [am1] "=&r"(am1), [bm0] "=&r"(bm0), [bm1] "=&r"(bm1)
+            : [end] "r"(end), [k] "r"(k), [hb] "r"(hibit)
+            : "x0", "x1", "x2", "x3", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15",
+              "x16", "x17", "cc", "memory");
+#undef POLYMAC_PAIRS_A64
+    a[0] = ah0; a[1] = ah1; a[2] = ah2;
+    b[0] = bh0; b[1] = bh1; b[2] = bh2;
+#elif !defined(POLYMAC_R64_ASM)
+    /* sanitizer and POLYMAC_R64_PORTABLE builds (r64.h), and other
+     * architectures: no assembly for two messages; the same steps one
+     * message after the other */
     polymac_r64_core(a, k[0], k[1], p, nblocks, hibit);
     polymac_r64_core(b, k[4], k[5], p + d, nblocks, hibit);
 #else
@@ -218,18 +270,24 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
 
 /*
  * The depth of dead stack polymac_pairs_one and polymac_pairs_same leave
- * below polymac_pairs_lanes's frame, zeroed after the batch (burn.h):
- * the return address, six pushes, the frame (k, pad, spills) and the red
- * zone below it (both are leaves), and for polymac_pairs_one its two
- * arguments passed on the stack.  Read from the disassembly of each
- * kernel's copy (GCC 12, release build): x86-avx2 and generic-r64
+ * below polymac_pairs_lanes's frame, zeroed after the batch: on x86-64
+ * (burn.h) the return address, six pushes, the frame (k, pad, spills)
+ * and the red zone below it (both are leaves), and for polymac_pairs_one
+ * its two arguments passed on the stack.  Read from the disassembly of
+ * each kernel's copy (GCC 12, release build): x86-avx2 and generic-r64
  * polymac_pairs_same 8 + 48 + 192 + 112 = 360 bytes, polymac_pairs_one
  * 16 + 8 + 48 + 128 + 112 = 312; x86-avx512 8 + 48 + 112 + 120 = 288 and
- * 16 + 8 + 48 + 96 + 120 = 288.  Rounded up to whole vectors of the
- * widest kernel (64 bytes).
+ * 16 + 8 + 48 + 96 + 120 = 288, rounded up to whole vectors of the
+ * widest kernel (64 bytes).  On aarch64 each function's whole frame (its
+ * first stp): polymac_pairs_same 368 (generic-r64) and 384
+ * (aarch64-neon), polymac_pairs_one 352, with room to spare.
  */
 #ifndef POLYMAC_PAIRS_STACK
+#if defined(__x86_64__)
 #define POLYMAC_PAIRS_STACK 384
+#else
+#define POLYMAC_PAIRS_STACK 448
+#endif
 #endif
 
 /* The class of a message of len >= 1 bytes: floor(log2(blocks)). */
@@ -277,7 +335,7 @@ static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[
             polymac_pairs_one(out[held], NULL, msgs[held], lens[held], keys[held],
                               msgs[held], lens[held], keys[held]);
     }
-    polymac_x86_burn(POLYMAC_PAIRS_STACK);
+    POLYMAC_PAIRS_BURN(POLYMAC_PAIRS_STACK);
 }
 
 #endif
