@@ -120,22 +120,23 @@ static inline void after_kernel_short(const struct polymac_kernel *k)
 void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
                        const uint8_t *msg, size_t len, const uint8_t key[32])
 {
+    uint8_t r[16], last[16];
     if (k->auth) {
         k->auth(ks, tag, msg, len, key);
-    } else {
-        uint8_t r[16], last[16];
-        clamp(r, key);
-        k->init(ks, r);
-        polymac_wipe(r, sizeof r);
-        if (len >= 16)
-            k->blocks(ks, msg, len / 16, 1);
-        size_t rest = len % 16;
-        if (rest) {
-            polymac_pad_last(last, msg + (len - rest), rest);
-            k->blocks(ks, last, 1, 0);
-        }
-        k->emit(ks, tag, key + 16);
+        after_kernel(k);
+        return;
     }
+    clamp(r, key);
+    k->init(ks, r);
+    polymac_wipe(r, sizeof r);
+    if (len >= 16)
+        k->blocks(ks, msg, len / 16, 1);
+    size_t rest = len % 16;
+    if (rest) {
+        polymac_pad_last(last, msg + (len - rest), rest);
+        k->blocks(ks, last, 1, 0);
+    }
+    k->emit(ks, tag, key + 16);
     /* from the frame the kernel calls were made from (or one above it,
      * small, when this is not inlined): a caller's zeroing would have to
      * span its own frame too, the 1 KiB stack state of auth_kernel */
