@@ -3,10 +3,10 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r64.h"
 #include "../kernels.h"
-#if defined(POLYMAC_R64_ASM) || defined(POLYMAC_R64_ASM_A64)
-/* x86-64 and aarch64: the batch entry of the SIMD kernels there, two
- * messages at a time in this kernel's own steps (elsewhere, and where
- * r64.h has no assembly, a batch runs the one-shot path) */
+#if defined(POLYMAC_R64_ASM) || defined(POLYMAC_R64_ASM_A64) || defined(POLYMAC_PAIRS_PPC64)
+/* x86-64, aarch64 and ppc64le: the batch entry of the SIMD kernels there,
+ * two messages at a time in this kernel's own steps (elsewhere, and
+ * where r64.h has no assembly, a batch runs the one-shot path) */
 #define GENERIC_R64_PAIRS 1
 #include "r64_pairs.h"
 #endif

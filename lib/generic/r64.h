@@ -116,6 +116,49 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #  endif
 #endif
 
+/* Where the batch pairs (r64_pairs.h) have ppc64le assembly: optimised
+ * builds only, since -O0's frame pointer leaves its operands too few
+ * registers. */
+#if defined(POLYMAC_R64_ASM_PPC64) && defined(__OPTIMIZE__)
+#  define POLYMAC_PAIRS_PPC64 1
+#endif
+
+/* One block of the ppc64le loop after its load: t = h + m formed in h0
+ * and h1, every product issued before the sums, each sum a fresh carry
+ * chain.  Every register is a parameter (an operand such as "%[h0]", or
+ * a register number), so that the batch pairs (r64_pairs.h) can run two
+ * messages in one loop with the same instructions. */
+#define POLYMAC_R64_PPC_STEP_R(H0, H1, H2, M0, M1, A0, A1, X0, X1, B0, B1, Y0, Y1, W0, W1, \
+                               Z0, Z1, R0, R1, S1, R05, HB)                      \
+    "addc " H0 ", " H0 ", " M0 "\n\t"       /* t = h + m */                    \
+    "adde " H1 ", " H1 ", " M1 "\n\t"                                          \
+    "adde " H2 ", " H2 ", " HB "\n\t"                                          \
+    "mulld " A0 ", " H0 ", " R0 "\n\t"      /* a = t0 r0 */                    \
+    "mulhdu " A1 ", " H0 ", " R0 "\n\t"                                        \
+    "mulld " X0 ", " H1 ", " S1 "\n\t"      /*     + t1 s1 */                  \
+    "mulhdu " X1 ", " H1 ", " S1 "\n\t"                                        \
+    "mulld " B0 ", " H0 ", " R1 "\n\t"      /* b = t0 r1 */                    \
+    "mulhdu " B1 ", " H0 ", " R1 "\n\t"                                        \
+    "mulld " Y0 ", " H1 ", " R0 "\n\t"      /*     + t1 r0 */                  \
+    "mulhdu " Y1 ", " H1 ", " R0 "\n\t"                                        \
+    "srdi " M0 ", " H2 ", 2\n\t"                                               \
+    "mulld " W0 ", " H2 ", " S1 "\n\t"      /*     + h2 s1 */                  \
+    "mulhdu " W1 ", " H2 ", " S1 "\n\t"                                        \
+    "mulld " Z0 ", " M0 ", " R05 "\n\t"     /* a += (h2 >> 2) 5 r0 */          \
+    "mulhdu " Z1 ", " M0 ", " R05 "\n\t"                                       \
+    "clrldi " M1 ", " H2 ", 62\n\t"                                            \
+    "mulld " H2 ", " M1 ", " R0 "\n\t"      /* (h2 & 3) r0 */                  \
+    "addc " A0 ", " A0 ", " X0 "\n\t"                                          \
+    "adde " A1 ", " A1 ", " X1 "\n\t"                                          \
+    "addc " B0 ", " B0 ", " Y0 "\n\t"                                          \
+    "adde " B1 ", " B1 ", " Y1 "\n\t"                                          \
+    "addc " B0 ", " B0 ", " W0 "\n\t"                                          \
+    "adde " B1 ", " B1 ", " W1 "\n\t"                                          \
+    "addc " H0 ", " A0 ", " Z0 "\n\t"       /* h0 = a mod 2^64 */              \
+    "adde " A1 ", " A1 ", " Z1 "\n\t"                                          \
+    "addc " H1 ", " B0 ", " A1 "\n\t"       /* h1 = b + (a >> 64) */           \
+    "adde " H2 ", " H2 ", " B1 "\n\t"
+
 /* One block of the aarch64 loop: M0, M1 hold the block; LOAD (the next
  * block's ldp, or nothing for the last block) sits where the load has
  * time to land; COUNT (the loop counter's step, or nothing) beside it.
@@ -297,34 +340,10 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
                 "ld %[m0], 0(%[in])\n\t"
                 "ld %[m1], 8(%[in])\n\t"
                 "addi %[in], %[in], 16\n\t"
-                "addc %[h0], %[h0], %[m0]\n\t"       /* t = h + m */
-                "adde %[h1], %[h1], %[m1]\n\t"
-                "adde %[h2], %[h2], %[hb]\n\t"
-                "mulld %[a0], %[h0], %[r0]\n\t"      /* a = t0 r0 */
-                "mulhdu %[a1], %[h0], %[r0]\n\t"
-                "mulld %[x0], %[h1], %[s1]\n\t"      /*     + t1 s1 */
-                "mulhdu %[x1], %[h1], %[s1]\n\t"
-                "mulld %[b0], %[h0], %[r1]\n\t"      /* b = t0 r1 */
-                "mulhdu %[b1], %[h0], %[r1]\n\t"
-                "mulld %[y0], %[h1], %[r0]\n\t"      /*     + t1 r0 */
-                "mulhdu %[y1], %[h1], %[r0]\n\t"
-                "srdi %[m0], %[h2], 2\n\t"
-                "mulld %[w0], %[h2], %[s1]\n\t"      /*     + h2 s1 */
-                "mulhdu %[w1], %[h2], %[s1]\n\t"
-                "mulld %[z0], %[m0], %[r05]\n\t"     /* a += (h2 >> 2) 5 r0 */
-                "mulhdu %[z1], %[m0], %[r05]\n\t"
-                "clrldi %[m1], %[h2], 62\n\t"
-                "mulld %[h2], %[m1], %[r0]\n\t"      /* (h2 & 3) r0 */
-                "addc %[a0], %[a0], %[x0]\n\t"
-                "adde %[a1], %[a1], %[x1]\n\t"
-                "addc %[b0], %[b0], %[y0]\n\t"
-                "adde %[b1], %[b1], %[y1]\n\t"
-                "addc %[b0], %[b0], %[w0]\n\t"
-                "adde %[b1], %[b1], %[w1]\n\t"
-                "addc %[h0], %[a0], %[z0]\n\t"       /* h0 = a mod 2^64 */
-                "adde %[a1], %[a1], %[z1]\n\t"
-                "addc %[h1], %[b0], %[a1]\n\t"       /* h1 = b + (a >> 64) */
-                "adde %[h2], %[h2], %[b1]\n\t"
+                POLYMAC_R64_PPC_STEP_R("%[h0]", "%[h1]", "%[h2]", "%[m0]", "%[m1]", "%[a0]",
+                                       "%[a1]", "%[x0]", "%[x1]", "%[b0]", "%[b1]", "%[y0]",
+                                       "%[y1]", "%[w0]", "%[w1]", "%[z0]", "%[z1]", "%[r0]",
+                                       "%[r1]", "%[s1]", "%[r05]", "%[hb]")
                 "bdnz 0b"
                 : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [in] "+&b"(in),
                   [m0] "=&r"(m0), [m1] "=&r"(m1), [a0] "=&r"(a0), [a1] "=&r"(a1),

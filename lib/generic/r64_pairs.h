@@ -4,11 +4,12 @@
 /* Copyright (c) 2026 the libpolymac authors */
 /*
  * The lanes entry (lib/kernel.h) of x86-avx2 and x86-avx512, of
- * aarch64-neon, and of generic-r64 where r64.h has its x86-64 or aarch64
- * assembly; each kernel's file includes this header and registers
- * polymac_pairs_lanes, which is compiled with that kernel's flags (on
- * x86-64 its dead stack is zeroed with the kernel's own widest stores,
- * burn.h; elsewhere by polymac_burn_stack).  Nothing here needs a vector
+ * aarch64-neon, power-vsx and power-p9, and of generic-r64 where r64.h
+ * has its x86-64, aarch64 or ppc64le assembly; each kernel's file
+ * includes this header and registers polymac_pairs_lanes, which is
+ * compiled with that kernel's flags (on x86-64 its dead stack is zeroed
+ * with the kernel's own widest stores, burn.h; elsewhere by
+ * polymac_burn_stack).  Nothing here needs a vector
  * unit: a batch message has its own key and no powers of r, so every
  * block costs one multiplication by r.  On Intel Emerald Rapids (TSC
  * cycles) the one-shot scalar code takes 8.9 a block, waiting on the
@@ -29,9 +30,9 @@
  * 8 x 64 B stays near 0.93x: at four blocks the pairs only tie a loop
  * of one-shot calls, whose independent messages the out-of-order core
  * overlaps by itself, and the front end's fixed cost remains (an
- * AVX-512 IFMA Xeon, shared).  On aarch64, where qemu cannot time
- * code, the pairs' loop is costed with llvm-mca against the one-message
- * loop (tools/kernel-cost: the "pairs" rows of README, Other
+ * AVX-512 IFMA Xeon, shared).  On aarch64 and ppc64le, where qemu cannot
+ * time code, the pairs' loop is costed with llvm-mca against the
+ * one-message loop (tools/kernel-cost: the "pairs" rows of README, Other
  * architectures).
  *
  * The block step is r64.h's (polymac_r64_core: the same instructions
@@ -40,7 +41,8 @@
  * each pair's r0, r1, 5 r1 / 4 and 5 r0 are read from a stack array
  * (zeroed after the batch with the rest of the dead frame), which leaves
  * the registers to both h, the address and the products; aarch64 has the
- * registers to keep them.  Where r64.h has no assembly for the pairs
+ * registers to keep them; ppc64le reloads them before each message's
+ * step, its fourteen temporaries taking the room.  Where r64.h has no assembly for the pairs
  * (sanitizer and POLYMAC_R64_PORTABLE builds) they run its steps one
  * message after the other.  A pair of equal lengths runs
  * its padded last blocks as one more paired step; otherwise the longer
@@ -166,6 +168,48 @@ POLYMAC_PAIRS_INLINE void polymac_pairs_core(uint64_t a[3], uint64_t b[3], const
 #undef POLYMAC_PAIRS_A64
     a[0] = ah0; a[1] = ah1; a[2] = ah2;
     b[0] = bh0; b[1] = bh1; b[2] = bh2;
+#elif defined(POLYMAC_PAIRS_PPC64)
+    /* Both messages' h in operands; the step's fourteen temporaries (r3
+     * to r12, r14 to r17), the keys' words (r18 to r21, reloaded from k
+     * before each message's step: loads off the chain), the 2^128 bit
+     * (r0) and the count (ctr) fixed, so that ten operands remain for the
+     * allocator.  Not at -O0, whose frame pointer would leave too few. */
+    uint64_t ah0 = a[0], ah1 = a[1], ah2 = a[2], bh0 = b[0], bh1 = b[1], bh2 = b[2];
+    const uint8_t *pb = p + d;
+    const uint64_t c[2] = {nblocks, hibit};
+#define POLYMAC_PAIRS_PPC(P)                                                         \
+    POLYMAC_R64_PPC_STEP_R("%[" P "h0]", "%[" P "h1]", "%[" P "h2]", "3", "4", "5", "6",  \
+                           "7", "8", "9", "10", "11", "12", "14", "15", "16", "17", "18", \
+                           "19", "20", "21", "0")
+    __asm__("ld 3, 0(%[c])\n\t"
+            "ld 0, 8(%[c])\n\t"
+            "mtctr 3\n"
+            "0:\n\t"
+            "ld 18, 0(%[k])\n\t"
+            "ld 19, 8(%[k])\n\t"
+            "ld 20, 16(%[k])\n\t"
+            "ld 21, 24(%[k])\n\t"
+            "ld 3, 0(%[pa])\n\t"
+            "ld 4, 8(%[pa])\n\t"
+            "addi %[pa], %[pa], 16\n\t"
+            POLYMAC_PAIRS_PPC("a")
+            "ld 18, 32(%[k])\n\t"
+            "ld 19, 40(%[k])\n\t"
+            "ld 20, 48(%[k])\n\t"
+            "ld 21, 56(%[k])\n\t"
+            "ld 3, 0(%[pb])\n\t"
+            "ld 4, 8(%[pb])\n\t"
+            "addi %[pb], %[pb], 16\n\t"
+            POLYMAC_PAIRS_PPC("b")
+            "bdnz 0b"
+            : [ah0] "+&r"(ah0), [ah1] "+&r"(ah1), [ah2] "+&r"(ah2), [bh0] "+&r"(bh0),
+              [bh1] "+&r"(bh1), [bh2] "+&r"(bh2), [pa] "+&b"(p), [pb] "+&b"(pb)
+            : [k] "b"(k), [c] "b"(c)
+            : "r0", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r14",
+              "r15", "r16", "r17", "r18", "r19", "r20", "r21", "ctr", "xer", "cc", "memory");
+#undef POLYMAC_PAIRS_PPC
+    a[0] = ah0; a[1] = ah1; a[2] = ah2;
+    b[0] = bh0; b[1] = bh1; b[2] = bh2;
 #elif !defined(POLYMAC_R64_ASM)
     /* sanitizer and POLYMAC_R64_PORTABLE builds (r64.h), and other
      * architectures: no assembly for two messages; the same steps one
@@ -278,15 +322,16 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
  * polymac_pairs_same 8 + 48 + 192 + 112 = 360 bytes, polymac_pairs_one
  * 16 + 8 + 48 + 128 + 112 = 312; x86-avx512 8 + 48 + 112 + 120 = 288 and
  * 16 + 8 + 48 + 96 + 120 = 288, rounded up to whole vectors of the
- * widest kernel (64 bytes).  On aarch64 each function's whole frame (its
- * first stp): polymac_pairs_same 368 (generic-r64) and 384
- * (aarch64-neon), polymac_pairs_one 352, with room to spare.
+ * widest kernel (64 bytes).  Elsewhere each function's whole frame: on
+ * aarch64 (its first stp) polymac_pairs_same 368 (generic-r64) and 384
+ * (aarch64-neon), polymac_pairs_one 352; on ppc64le (its stdu, the
+ * registers it saves inside) 496 and 416; rounded up.
  */
 #ifndef POLYMAC_PAIRS_STACK
 #if defined(__x86_64__)
 #define POLYMAC_PAIRS_STACK 384
 #else
-#define POLYMAC_PAIRS_STACK 448
+#define POLYMAC_PAIRS_STACK 512
 #endif
 #endif
 

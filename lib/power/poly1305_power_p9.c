@@ -255,7 +255,17 @@ POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel)
  * LLVM's pwr10 model (README, Static cost model).  Stack: the deepest
  * frames -fstack-usage gives, rounded up with room to spare; test_stack
  * checks it under qemu-user. */
+#ifdef POLYMAC_PAIRS_PPC64
+/* the batch entry: two messages at a time in scalar radix 2^64
+ * (generic/r64_pairs.h) */
+#include "../generic/r64_pairs.h"
+#define P9_LANES .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX
+#else
+#define P9_LANES .lanes = NULL
+#endif
+
 POLYMAC_SIMD_REGISTER(power_p9, "power-p9", POLYMAC_CPU_PPC_ISA300 | POLYMAC_CPU_PPC_VSX,
                       POLYMAC_P9_COLD_BLOCKS,
                       .cpu_avoid = POLYMAC_CPU_PPC_ISA310,
-                      .stack_bytes = 768);      /* deepest measured: 608 (blocks, p9_loop) */
+                      .stack_bytes = 768,       /* deepest measured: 608 (blocks, p9_loop) */
+                      P9_LANES);

@@ -172,5 +172,15 @@ static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
         out[i] = d[i][0] + d[i][1];
 }
 
+#ifdef POLYMAC_PAIRS_PPC64
+/* the batch entry: two messages at a time in scalar radix 2^64
+ * (generic/r64_pairs.h) */
+#include "../generic/r64_pairs.h"
+#define VSX_LANES .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX
+#else
+#define VSX_LANES .lanes = NULL
+#endif
+
 POLYMAC_LANES4_KERNEL(power_vsx, "power-vsx", POLYMAC_CPU_PPC_VSX,
-                      POLYMAC_VSX_COLD_BLOCKS, POLYMAC_VSX_WARM_BLOCKS, vsx_groups);
+                      POLYMAC_VSX_COLD_BLOCKS, POLYMAC_VSX_WARM_BLOCKS, vsx_groups,
+                      VSX_LANES);

@@ -177,4 +177,5 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
 }
 
 POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
-                      POLYMAC_VX_COLD_BLOCKS, POLYMAC_VX_WARM_BLOCKS, vx_groups);
+                      POLYMAC_VX_COLD_BLOCKS, POLYMAC_VX_WARM_BLOCKS, vx_groups,
+                      .lanes = NULL);

@@ -160,8 +160,9 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
  * before and after the powers exist; warm >= 4, the loop takes groups of
  * four) and vector loop.  One-shot messages shorter than the cold
  * break-even never reach the vector code, so the front end runs them
- * inline (scalar_max). */
-#define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold_, warm_, groups_fn)             \
+ * inline (scalar_max).  The arguments after groups_fn are further fields
+ * of the kernel's entry (its batch entry, or .lanes = NULL). */
+#define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold_, warm_, groups_fn, ...)        \
     _Static_assert((warm_) >= 4 && (cold_) >= (warm_), "a call takes a group");     \
     static size_t polymac_loop_##sym(void *ks, const uint8_t *in, size_t nblocks,   \
                                      uint32_t hibit)                               \
@@ -181,6 +182,6 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
     };                                                                             \
     POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_lanes4, c.s, polymac_simd_##sym)     \
     /* stack: deepest measured 1080 (s390x), 864 (ppc64le) */                   \
-    POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold_, .stack_bytes = 1536)
+    POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold_, .stack_bytes = 1536, __VA_ARGS__)
 
 #endif
