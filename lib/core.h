@@ -41,10 +41,12 @@ void polymac_after_kernel(const struct polymac_kernel *k);
 /* Zeroes n bytes of dead stack below the caller's frame (n a multiple of
  * 8), for code that runs a kernel's scalar path itself. */
 void polymac_burn_stack(uint32_t n);
-/* The front end's radix-2^64 one-shot under that policy (out of line and
- * followed by a zeroing where r64.h's loop is C; defined in polymac.c). */
-void polymac_auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
-                         const uint8_t key[32]);
+/* polymac_auth's work with kernel k, without the argument checks: the
+ * radix-2^64 one-shot up to k's scalar_max, else the kernel's one-shot
+ * path, each under that policy (defined in polymac.c; the batch front
+ * end runs the messages its lanes do not take through it). */
+void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
+                      size_t len, const uint8_t key[32]);
 
 /* The streaming calls as the library makes them (hidden, never through
  * the PLT): polymac_init's work with a given kernel, polymac_update's

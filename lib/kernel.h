@@ -110,6 +110,12 @@ struct polymac_kernel {
     void (*lanes)(uint8_t *const out[], const uint8_t *const msgs[],
                   const size_t lens[], const uint8_t *const keys[], size_t n);
     size_t lanes_max;
+    /* The fewest messages worth the lanes entry (measured: README,
+     * Batch): a run of the batch front end with fewer messages of at most
+     * lanes_max bytes runs each through the one-shot path.  At most 64 (a
+     * run); 0 or 1: any.  The entry itself computes any batch it is
+     * given. */
+    size_t lanes_min;
 };
 
 #endif

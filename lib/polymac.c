@@ -51,13 +51,6 @@ static inline void auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
     polymac_burn_stack(R64_STACK_BYTES);
 }
 #endif
-
-/* The same for the batch front end (lib/batch.c). */
-void polymac_auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
-                         const uint8_t key[32])
-{
-    auth_scalar(tag, msg, len, key);
-}
 #endif
 
 /* The kernel's own path, out of line: its 1 KiB stack state (never
@@ -71,6 +64,18 @@ __attribute__((noinline)) static void auth_kernel(const struct polymac_kernel *k
     polymac_auth_with(k, ks, tag, msg, len, key);
 }
 
+void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
+                      size_t len, const uint8_t key[32])
+{
+#ifdef POLYMAC_HAVE_R64
+    if (len <= polymac_scalar_max(k)) {
+        auth_scalar(tag, msg, len, key);
+        return;
+    }
+#endif
+    auth_kernel(k, tag, msg, len, key);
+}
+
 /* polymac_auth without the argument checks.  polymac_verify calls this
  * hidden function directly: a call to the exported symbol would go through
  * the PLT (an extra jump, and interposable). */
@@ -79,13 +84,7 @@ static int auth_impl(uint8_t tag[16], const uint8_t *msg, size_t len, const uint
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-#ifdef POLYMAC_HAVE_R64
-    if (len <= polymac_scalar_max(k)) {
-        auth_scalar(tag, msg, len, key);
-        return POLYMAC_OK;
-    }
-#endif
-    auth_kernel(k, tag, msg, len, key);
+    polymac_auth_one(k, tag, msg, len, key);
     return POLYMAC_OK;
 }
 

@@ -197,8 +197,9 @@ START_TEST(duplicates)
 END_TEST
 
 /* Tag i written over the start of entry (i + 1)'s message (and for one
- * batch over its key): every message and key is read before any tag is
- * written, in one run and across many (the heap path). */
+ * batch over its key; a batch of one over its own message, or across its
+ * own s): every message and key is read before any tag is written, in
+ * one run and across many (the heap path). */
 START_TEST(tags_in_other_messages)
 {
     uint64_t seed = 0xa11a5u;
@@ -223,8 +224,8 @@ START_TEST(tags_in_other_messages)
                 size_t j = (i + 1) % n;
                 B.tags[i] = into_keys ? B.keybuf[j] + 1 : m[j];
             }
-            if (n == 1 && !into_keys)
-                B.tags[0] = m[0] + 3;      /* its own message */
+            if (n == 1)                    /* its own message, or its own s */
+                B.tags[0] = into_keys ? B.keybuf[0] + 1 + 20 : m[0] + 3;
             run_and_check(into_keys ? "tags over keys" : "tags over messages");
         }
     }

@@ -3,13 +3,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- *   polymac-ab [--stream N] [--state-at OFF] [--msg-at OFF] [--backend NAME]
- *              OLD.so NEW.so SIZE...
+ *   polymac-ab [--stream N | --batch N | --seq N] [--state-at OFF]
+ *              [--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...
  *
  * Loads both libraries, each in a link-map namespace of its own (they
  * share a soname), and times polymac_auth on messages of each SIZE (a new
  * key for every message, from a table of 64), or with --stream N the same
- * messages through init, updates of N bytes and final.  Rounds alternate
+ * messages through init, updates of N bytes and final, or with --batch N
+ * polymac_auth_batch on N messages of SIZE bytes (one after another in
+ * the buffer, each with its own key; ticks are then per batch, a round
+ * max(1, 64 / N) batches), or with --seq N the same messages through
+ * polymac_auth one by one (the batch's sequential cost).  Rounds alternate
  * which library goes first, so drift and another tenant's load hit both
  * alike; each round is 64 messages.  Prints, per size, the minimum and the
  * median over 801 rounds, in clock ticks per message (TSC cycles on x86,
@@ -46,6 +50,8 @@ struct lib {
     int (*update)(polymac_state *, const void *, size_t);
     int (*final)(polymac_state *, uint8_t *);
     int (*select)(const char *);
+    int (*batch)(uint8_t *const *, const void *const *, const size_t *,
+                 const uint8_t *const *, size_t);
 };
 
 static int load(struct lib *l)
@@ -60,6 +66,7 @@ static int load(struct lib *l)
     *(void **)&l->update = dlsym(h, "polymac_update");
     *(void **)&l->final = dlsym(h, "polymac_final");
     *(void **)&l->select = dlsym(h, "polymac_backend_select");
+    *(void **)&l->batch = dlsym(h, "polymac_auth_batch");
     if (!l->auth || !l->init || !l->update || !l->final || !l->select) {
         fprintf(stderr, "polymac-ab: %s is not libpolymac\n", l->path);
         return -1;
@@ -71,10 +78,31 @@ static uint8_t keys[KEYS][32], tag[16];
 static uint8_t *msg;
 static size_t piece;
 static polymac_state *placed;     /* --state-at: the stream's state */
+static size_t nbatch;             /* --batch, --seq: messages a batch */
+static int seq;                   /* --seq */
+enum { BATCH_MAX = 256 };
+static uint8_t btags[BATCH_MAX][16], *bt[BATCH_MAX];
+static const void *bm[BATCH_MAX];
+static const uint8_t *bk[BATCH_MAX];
+static size_t bl[BATCH_MAX];
 
-/* ticks for KEYS messages of len bytes */
+/* ticks for KEYS messages of len bytes, or for the round's batches */
 static uint64_t run(const struct lib *l, size_t len)
 {
+    if (nbatch) {
+        const size_t reps = nbatch < KEYS ? KEYS / nbatch : 1;
+        for (size_t i = 0; i < nbatch; i++)
+            bl[i] = len;
+        uint64_t t0 = test_ticks();
+        for (size_t r = 0; r < reps; r++) {
+            if (seq)
+                for (size_t i = 0; i < nbatch; i++)
+                    l->auth(bt[i], bm[i], len, bk[i]);
+            else
+                l->batch(bt, bm, bl, bk, nbatch);
+        }
+        return test_ticks() - t0;
+    }
     uint64_t t0 = test_ticks();
     for (int i = 0; i < KEYS; i++) {
         if (!piece) {
@@ -98,8 +126,8 @@ static int cmpu(const void *a, const void *b)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: polymac-ab [--stream N] [--state-at OFF] [--msg-at OFF] "
-                    "[--backend NAME] OLD.so NEW.so SIZE...\n");
+    fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N] [--state-at OFF] "
+                    "[--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...\n");
     return 2;
 }
 
@@ -113,6 +141,10 @@ int main(int argc, char **argv)
             return usage();
         if (!strcmp(argv[a], "--stream"))
             piece = strtoul(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--batch") || !strcmp(argv[a], "--seq")) {
+            nbatch = strtoul(argv[a + 1], NULL, 10);
+            seq = !strcmp(argv[a], "--seq");
+        }
         else if (!strcmp(argv[a], "--backend"))
             backend = argv[a + 1];
         else if (!strcmp(argv[a], "--state-at"))
@@ -132,8 +164,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "polymac-ab: %s: no usable kernel %s\n", lib[i].path, backend);
             return 1;
         }
-    if (state_at > 4095 || (state_at >= 0 && state_at % 8) || msg_at < 0 || msg_at > 4095)
+    if (state_at > 4095 || (state_at >= 0 && state_at % 8) || msg_at < 0 || msg_at > 4095 ||
+        nbatch > BATCH_MAX || (nbatch && piece))
         return usage();
+    if (nbatch && (!lib[0].batch || !lib[1].batch)) {
+        fprintf(stderr, "polymac-ab: --batch needs polymac_auth_batch in both builds\n");
+        return 1;
+    }
     uint8_t *pages = aligned_alloc(4096, MAXLEN + 4096);
     if (!pages)
         return 1;
@@ -150,13 +187,21 @@ int main(int argc, char **argv)
             keys[i][j] = (uint8_t)rand();
     for (size_t i = 0; i < MAXLEN; i++)
         msg[i] = (uint8_t)rand();
-    printf("ticks per message (%s), old = %s, new = %s%s%s; messages at byte %ld of a page",
+    for (size_t i = 0; i < nbatch; i++) {
+        bt[i] = btags[i];
+        bk[i] = keys[i % KEYS];
+    }
+    printf("ticks per %s (%s), old = %s, new = %s%s%s; messages at byte %ld of a page",
+           nbatch ? "batch" : "message",
 #ifdef POLYMAC_TEST_TSC
            "TSC cycles",
 #else
            "ns",
 #endif
-           lib[0].path, lib[1].path, piece ? ", streamed" : ", one-shot",
+           lib[0].path, lib[1].path,
+           piece ? ", streamed"
+           : nbatch ? (seq ? ", a batch's messages through polymac_auth" : ", polymac_auth_batch")
+                    : ", one-shot",
            backend ? ", one kernel" : "", msg_at);
     if (piece)
         printf(state_at >= 0 ? ", state at byte %ld of a page" : ", state on the stack", state_at);
@@ -167,8 +212,10 @@ int main(int argc, char **argv)
     for (int s = a + 2; s < argc; s++) {
         char *end;
         size_t len = strtoul(argv[s], &end, 10);
-        if (*end || end == argv[s] || len > MAXLEN)
+        if (*end || end == argv[s] || len > MAXLEN || (nbatch && len * nbatch > MAXLEN))
             return usage();
+        for (size_t i = 0; i < nbatch; i++)
+            bm[i] = msg + i * len;
         run(&lib[0], len);
         run(&lib[1], len);
         for (int r = 0; r < ROUNDS; r++) {
@@ -178,9 +225,10 @@ int main(int argc, char **argv)
         }
         qsort(t[0], ROUNDS, sizeof t[0][0], cmpu);
         qsort(t[1], ROUNDS, sizeof t[1][0], cmpu);
-        printf("%8zu %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f\n", len, t[0][0] / (double)KEYS,
-               t[1][0] / (double)KEYS, t[0][ROUNDS / 2] / (double)KEYS,
-               t[1][ROUNDS / 2] / (double)KEYS, (double)t[0][0] / (double)t[1][0],
+        const double per = nbatch ? (double)(nbatch < KEYS ? KEYS / nbatch : 1) : KEYS;
+        printf("%8zu %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f\n", len, t[0][0] / per,
+               t[1][0] / per, t[0][ROUNDS / 2] / per, t[1][ROUNDS / 2] / per,
+               (double)t[0][0] / (double)t[1][0],
                (double)t[0][ROUNDS / 2] / (double)t[1][ROUNDS / 2]);
     }
     return 0;

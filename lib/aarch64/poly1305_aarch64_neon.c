@@ -264,7 +264,7 @@ POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel)
  * message per NEON lane would cost 25 products a block, against 7
  * scalar multiplies; generic/r64_pairs.h) */
 #include "../generic/r64_pairs.h"
-#define NEON_LANES .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX
+#define NEON_LANES POLYMAC_PAIRS_ENTRY
 #else
 #define NEON_LANES .lanes = NULL
 #endif

@@ -43,8 +43,7 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
     .stack_bytes_short = 256,
 #endif
 #ifdef GENERIC_R64_PAIRS
-    .lanes = polymac_pairs_lanes,
-    .lanes_max = POLYMAC_PAIRS_MAX,
+    POLYMAC_PAIRS_ENTRY,
 #endif
 };
 

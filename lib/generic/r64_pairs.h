@@ -73,6 +73,21 @@
 #define POLYMAC_PAIRS_MAX 2048
 #endif
 
+/* The pairs need two messages (lib/kernel.h's lanes_min): one message
+ * paired with itself cost 98 TSC cycles at 64 B where polymac_auth takes
+ * 41 (Intel Emerald Rapids, x86-avx2, polymac-ab --batch 1 and --seq 1).
+ * From two messages on they win at 128 B and up (two: 149 / 152 at
+ * 128 B, 243 / 293 at 256 B) and from about four at every length (eight:
+ * 325 / 326 at 64 B, 420 / 466 at 96 B); two or three short messages
+ * lose up to a fifth (two: 103 / 82 at 64 B), which a length limit would
+ * trade for a loss at eight. */
+#define POLYMAC_PAIRS_MIN 2
+
+/* The lanes fields of a kernel that registers the pairs. */
+#define POLYMAC_PAIRS_ENTRY                                                          \
+    .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX,                    \
+    .lanes_min = POLYMAC_PAIRS_MIN
+
 #define POLYMAC_PAIRS_INLINE static inline __attribute__((always_inline))
 
 /* One block of one message in the loop below: h += m (the 2^128 bit

@@ -259,7 +259,7 @@ POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel)
 /* the batch entry: two messages at a time in scalar radix 2^64
  * (generic/r64_pairs.h) */
 #include "../generic/r64_pairs.h"
-#define P9_LANES .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX
+#define P9_LANES POLYMAC_PAIRS_ENTRY
 #else
 #define P9_LANES .lanes = NULL
 #endif

@@ -176,7 +176,7 @@ static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
 /* the batch entry: two messages at a time in scalar radix 2^64
  * (generic/r64_pairs.h) */
 #include "../generic/r64_pairs.h"
-#define VSX_LANES .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX
+#define VSX_LANES POLYMAC_PAIRS_ENTRY
 #else
 #define VSX_LANES .lanes = NULL
 #endif

@@ -170,8 +170,7 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
 POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,
                             AVX2_SCALAR_MAX_AT,
                             .stack_bytes = 0,
-                            .lanes = polymac_pairs_lanes,
-                            .lanes_max = POLYMAC_PAIRS_MAX);
+                            POLYMAC_PAIRS_ENTRY);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64, in h26, or in the lanes

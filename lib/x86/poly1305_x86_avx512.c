@@ -328,8 +328,7 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
                             POLYMAC_AVX512_MIN4_COLD_INIT, AVX512_SCALAR_MAX_AT,
                             .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
                             .stack_bytes = 0,
-                            .lanes = polymac_pairs_lanes,
-                            .lanes_max = POLYMAC_PAIRS_MAX);
+                            POLYMAC_PAIRS_ENTRY);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64 or in h26

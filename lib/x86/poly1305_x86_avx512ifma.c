@@ -1165,7 +1165,8 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             .stack_bytes = 0,
                             .auth = polymac_auth_x86_avx512ifma,
                             .lanes = polymac_lanes_x86_avx512ifma,
-                            .lanes_max = IFMA_LANES_MAX);
+                            .lanes_max = IFMA_LANES_MAX,
+                            .lanes_min = IFMA_LANES_MIN);
 
 #ifdef POLYMAC_TEST_KERNELS
 #include "../test_inject.h"
