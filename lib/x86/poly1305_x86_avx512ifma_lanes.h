@@ -24,12 +24,12 @@
  *
  * Both sets take two blocks per step with each lane's r^2: h = (h + m1)
  * r^2 + m2 r, both products summed before one carry chain
- * (ifma_mul2red).  On Intel Emerald Rapids the lanes are bound by ports
+ * (ifma_mul2red_t).  On Intel Emerald Rapids the lanes are bound by ports
  * 0 and 5, where every 512-bit instruction of a step runs (IFMAs,
  * shifts, shuffles, adds: about 160 for a step of both sets, which takes
- * the 80 cycles those ports need); one set alone also waits on its carry
- * chain.  So instructions are what the code below saves, latency only
- * where one set runs.  A batch of one length takes ifma_lanes_same (no
+ * the 80 cycles those ports need), and one set is too, after its first
+ * steps: eight lanes cost half of sixteen.  So instructions are what the
+ * code below saves, latency only at the ends of a chain.  A batch of one length takes ifma_lanes_same (no
  * refills); a mixed one takes it for the lengths that many of its
  * entries share, the refilling loop below for the rest
  * (ifma_lanes_mixed).
@@ -108,10 +108,13 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
 }
 
 /*
- * One set of lanes carries its products with ifma_shift_carry: it waits
- * on the chain, so the latency form wins there; two sets are bound by
- * the ports and carry their two-block steps with ifma_carry (fewer
- * instructions; ifma_mul2red_t).  Bounds (the analysis at the top of poly1305_x86_avx512ifma.c,
+ * The two-block steps carry their products with ifma_carry (fewer
+ * instructions, ifma_mul2red_t): two sets are bound by the ports, and
+ * so is one set after its first steps (eight lanes cost about half of
+ * sixteen at every length, polymac-ab --batch 8 and 16).  The steps at
+ * the end of a chain, where one set waits for its carries (the one-block
+ * step, a group's last step of a full and a padded block), keep the
+ * shorter-latency ifma_shift_carry (ifma_mul2red).  Bounds (the analysis at the top of poly1305_x86_avx512ifma.c,
  * doubled sums, tools/bounds.c's lanes model): every factor below
  * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
  * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
@@ -130,10 +133,11 @@ IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struc
 /* The same with ifma_carry, whose shifts by 8 and 10 and multiplication by
  * 5 are IFMAs: 14 instructions a carry instead of 21, 7 of them fewer on
  * port 0, which alone runs the shifts and shares the IFMAs with port 5.
- * Two sets keep the multiplier busy, so the count decides there (16 x
- * 1 KiB 8% faster, README, Batch); one set waits on the chain and keeps
- * the shorter-latency shifts.  The bounds hold for both (tools/bounds.c
- * checks the IFMA inputs and exact products of the lanes' step). */
+ * The count decides in the steps (16 x 1 KiB 8% faster, README, Batch;
+ * one set 1-3% from 128 B, the same below; the last step of a padded
+ * group 1-2% slower with it on one set).  The bounds hold for both
+ * (tools/bounds.c checks the IFMA inputs and exact products of the
+ * lanes' step). */
 IFMA_INLINE struct ifma_h ifma_mul2red_t(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
                                          struct ifma_pow q)
 {
@@ -367,12 +371,8 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, struct ifma_lanes_se
     struct ifma_h ha = a->h, hb = b->h;
     size_t off = 0;
     for (; m >= 2; m -= 2, off += 32) {
-        if (two)
-            ha = ifma_mul2red_t(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
-                                ifma_lanes_blocks(p, off + 16, hba), a->r);
-        else
-            ha = ifma_mul2red(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
-                              ifma_lanes_blocks(p, off + 16, hba), a->r);
+        ha = ifma_mul2red_t(ifma_add(ha, ifma_lanes_blocks(p, off, hba)), a->r2,
+                            ifma_lanes_blocks(p, off + 16, hba), a->r);
         if (two)
             hb = ifma_mul2red_t(ifma_add(hb, ifma_lanes_blocks(p + 8, off, hbb)), b->r2,
                               ifma_lanes_blocks(p + 8, off + 16, hbb), b->r);
