@@ -152,19 +152,23 @@ static void copy_wipe(uint8_t *const tags[], uint8_t (*buf)[16], size_t n)
 }
 
 /* Whether any entry is invalid (a NULL tag or key, a NULL message with a
- * non-zero length), and the longest message into *max: the checks alone,
- * for the batches that need no spans (scan).  (The three tests combined
- * into one branch an entry made 8 x 64 B 6% slower.) */
+ * non-zero length); the longest message into *max, and into *diff a
+ * value that is 0 when every message has the length of the first: the
+ * checks alone, for the batches that need no spans (scan).  One pass:
+ * the three tests combined into one branch an entry made 8 x 64 B 6%
+ * slower, a second loop over the lengths 4%. */
 static int bad_entry(uint8_t *const tags[], const void *const msgs[], const size_t lens[],
-                     const uint8_t *const keys[], size_t n, size_t *max)
+                     const uint8_t *const keys[], size_t n, size_t *max, size_t *diff)
 {
-    size_t m = 0;
+    size_t m = 0, d = 0;
     for (size_t i = 0; i < n; i++) {
         if (!tags[i] || !keys[i] || (!msgs[i] && lens[i]))
             return 1;
         m = lens[i] > m ? lens[i] : m;
+        d |= lens[i] ^ lens[0];
     }
     *max = m;
+    *diff = d;
     return 0;
 }
 
@@ -183,8 +187,8 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
     if (!k || !k->lanes || n <= RUN) {
         /* The NULL checks alone (the spans matter only for a long batch
          * with lanes, below). */
-        size_t max;
-        if (bad_entry(tags, msgs, lens, keys, n, &max))
+        size_t max, diff;
+        if (bad_entry(tags, msgs, lens, keys, n, &max, &diff))
             return POLYMAC_EINVAL;
         if (!k)
             return POLYMAC_ENOKERNEL;
@@ -220,6 +224,12 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
          * lanes run by run */
         if (c < n)
             return by_runs(k, tags, msgs, lens, keys, n, 0);
+        if (n <= k->lanes_direct && !diff && max) {
+            /* the kernel reads every input before it writes a tag */
+            k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
+            polymac_after_kernel(k);
+            return POLYMAC_OK;
+        }
         /* A short batch into a buffer of its own: every input is read
          * before the first tag is written, whatever the layout, so the
          * spans need no scan (copying the tags costs less). */

@@ -116,6 +116,11 @@ struct polymac_kernel {
      * run); 0 or 1: any.  The entry itself computes any batch it is
      * given. */
     size_t lanes_min;
+    /* A batch of at most lanes_direct messages of one length, not 0,
+     * whose tags the lanes entry writes only after it has read every
+     * message and key: the front end then hands it the caller's tags,
+     * with no buffer (0: never). */
+    size_t lanes_direct;
 };
 
 #endif

@@ -232,6 +232,44 @@ START_TEST(tags_in_other_messages)
 }
 END_TEST
 
+/* The same over batches of one length (the lanes' paths without refills,
+ * and the one a kernel may take without a tag buffer), 1 to 20 entries:
+ * tag i over entry (i + 1)'s message, its key, or 20 bytes into its key
+ * (across s). */
+START_TEST(tags_in_same_length_batches)
+{
+    uint64_t seed = 0x5a3e1u;
+    static const size_t lens[] = {0, 1, 15, 16, 17, 64, 100, 256, 1000};
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+        for (size_t n = 1; n <= 20; n++) {
+            for (int into = 0; into < 3; into++) {
+                const size_t len = lens[l];
+                uint8_t *m[MAXN];
+                B.n = n;
+                for (size_t i = 0; i < n; i++) {
+                    m[i] = arena + i * (len + 24) + 3;
+                    test_fill(m[i], len, &seed);
+                    test_fill(B.keybuf[i] + 1, 32, &seed);
+                    B.keys[i] = B.keybuf[i] + 1;
+                    B.msgs[i] = m[i];
+                    B.lens[i] = len;
+                    oracle(B.ref[i], m[i], len, B.keys[i]);
+                }
+                for (size_t i = 0; i < n; i++) {
+                    size_t j = (i + 1) % n;
+                    B.tags[i] = into == 0 && len >= 16 ? m[j]
+                                : into == 1          ? B.keybuf[j] + 1
+                                                     : B.keybuf[j] + 1 + 20;
+                }
+                run_and_check(into == 0 ? "same length, tags over messages"
+                              : into == 1 ? "same length, tags over keys"
+                                          : "same length, tags across s");
+            }
+        }
+    }
+}
+END_TEST
+
 /* Each documented error; nothing written when one is returned. */
 START_TEST(misuse)
 {
@@ -369,6 +407,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, equal_lengths);
     tcase_add_test(tc, duplicates);
     tcase_add_test(tc, tags_in_other_messages);
+    tcase_add_test(tc, tags_in_same_length_batches);
     tcase_add_test(tc, misuse);
     tcase_add_test(tc, same_kernel_as_auth);
     tcase_add_test(tc, h_near_p);

@@ -1166,7 +1166,8 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             .auth = polymac_auth_x86_avx512ifma,
                             .lanes = polymac_lanes_x86_avx512ifma,
                             .lanes_max = IFMA_LANES_MAX,
-                            .lanes_min = IFMA_LANES_MIN);
+                            .lanes_min = IFMA_LANES_MIN,
+                            .lanes_direct = IFMA_LANES_DIRECT);
 
 #ifdef POLYMAC_TEST_KERNELS
 #include "../test_inject.h"
