@@ -694,14 +694,31 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
     polymac_wipe(g.pad, sizeof g.pad);
 }
 
+/* Whether the n >= 1 lengths are all lens[0]: eight compares an
+ * instruction, the last lengths under a mask (a masked load reads no
+ * element it leaves out).  A loop of scalar compares made 8 x 64 B 4.5%
+ * slower (Emerald Rapids, polymac-ab --batch 8). */
+_Static_assert(sizeof(size_t) == 8, "lengths compared as 64-bit lanes");
+
+IFMA_INLINE int ifma_lanes_one_length(const size_t lens[], size_t n)
+{
+    const __m512i l0 = _mm512_set1_epi64((long long)lens[0]);
+    __mmask8 diff = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        diff |= _mm512_cmpneq_epu64_mask(_mm512_loadu_si512((const void *)(lens + i)), l0);
+    if (i < n) {
+        const __mmask8 k = (__mmask8)((1u << (n - i)) - 1);
+        diff |= _mm512_mask_cmpneq_epu64_mask(k, _mm512_maskz_loadu_epi64(k, lens + i), l0);
+    }
+    return diff == 0;
+}
+
 static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *const msgs[],
                                          const size_t lens[], const uint8_t *const keys[],
                                          size_t n)
 {
-    size_t same = 1;
-    for (size_t i = 1; i < n; i++)
-        same &= lens[i] == lens[0];
-    if (!same || !lens[0]) {
+    if (!ifma_lanes_one_length(lens, n) || !lens[0]) {
         ifma_lanes_mixed(out, msgs, lens, keys, n);
         return;
     }
