@@ -7,10 +7,9 @@
  * (ifma_mulred, ifma_split, the carry analysis at the top of that file).
  *
  * One message per 64-bit lane, each lane with its own r (limbs and 20 r1,
- * 20 r2) and its own h: eight lanes per zmm register, and two such sets
- * (A: lanes 0-7, B: lanes 8-15) when the batch has more than eight
- * messages, so that the multiplier runs one set while the other waits for
- * its carries.  A run takes as many steps as the live lane with the
+ * 20 r2) and its own h: eight lanes per zmm register, and in the
+ * refilling loop two such sets (A: lanes 0-7, B: lanes 8-15) when it has
+ * more than eight messages.  A run takes as many steps as the live lane with the
  * fewest blocks left in its current segment (its full blocks, then its
  * padded last block, whose 2^128 bit is 0); then the lanes whose message
  * ended emit their tags and take the next messages of the batch.
@@ -22,17 +21,16 @@
  * added to s and stored together.  Only lengths, which are public, decide
  * branches and which lanes a mask covers.
  *
- * Both sets take two blocks per step with each lane's r^2: h = (h + m1)
+ * A set takes two blocks per step with each lane's r^2: h = (h + m1)
  * r^2 + m2 r, both products summed before one carry chain
  * (ifma_mul2red_t).  On Intel Emerald Rapids the lanes are bound by ports
- * 0 and 5, where every 512-bit instruction of a step runs (IFMAs,
- * shifts, shuffles, adds: about 160 for a step of both sets, which takes
- * the 80 cycles those ports need), and one set is too, after its first
- * steps: eight lanes cost half of sixteen.  So instructions are what the
- * code below saves, latency only at the ends of a chain.  A batch of one length takes ifma_lanes_same (no
- * refills); a mixed one takes it for the lengths that many of its
- * entries share, the refilling loop below for the rest
- * (ifma_lanes_mixed).
+ * 0 and 5, where every 512-bit instruction of a step runs (IFMAs, adds,
+ * shuffles; the shifts on port 0 only): about 80 instructions a step of
+ * one set.  So instructions are what the code below saves, latency only
+ * at the ends of a chain.  A batch of one length takes ifma_lanes_same,
+ * eight messages at a time (no refills); a mixed one takes it for the
+ * lengths that many of its entries share, the refilling loop below for
+ * the rest (ifma_lanes_mixed).
  *
  * An idle lane (the batch has no message left for it) reads the blocks of
  * a live lane, so that its loads stay in bounds; it has r = 0 (and h stays
@@ -117,12 +115,12 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
 /*
  * The two-block steps carry their products with ifma_carry (fewer
  * instructions, ifma_mul2red_t): two sets are bound by the ports, and
- * so is one set after its first steps (eight lanes cost about half of
- * sixteen at every length, polymac-ab --batch 8 and 16).  The steps at
+ * so is one set after its first steps.  The steps at
  * the end of a chain, where one set waits for its carries (the one-block
  * step, a group's last step of a full and a padded block), keep the
- * shorter-latency ifma_shift_carry (ifma_mul2red).  Bounds (the analysis at the top of poly1305_x86_avx512ifma.c,
- * doubled sums, tools/bounds.c's lanes model): every factor below
+ * shorter-latency ifma_shift_carry (ifma_mul2red).  Bounds (the
+ * analysis at the top of poly1305_x86_avx512ifma.c, doubled sums,
+ * tools/bounds.c's lanes model): every factor below
  * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
  * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
  * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42, and every IFMA shift and
@@ -472,24 +470,25 @@ static const uint64_t ifma_lanes_hb_full[IFMA_LANES_N] = {
 static const uint64_t ifma_lanes_hb_pad[IFMA_LANES_N];
 
 /*
- * A group of n <= 16 messages (set B only when two, n > 8) of one length
- * len, the common burst of equal packets: every lane runs the same
- * blocks, so nothing is refilled and the lanes need no bookkeeping.
- * Lanes from n on carry message 0 under the zero key (r = 0: h stays 0)
- * and emit nothing.  When the message has an odd number of full blocks
- * and a partial one, the last full block and the padded one make one
- * step of two.
+ * A group of n <= 8 messages of one length len on one set, the common
+ * burst of equal packets: every lane runs the same blocks, so nothing is
+ * refilled and the lanes need no bookkeeping.  Lanes from n on carry
+ * message 0 under the zero key (r = 0: h stays 0) and emit nothing.
+ * When the message has an odd number of full blocks and a partial one,
+ * the last full block and the padded one make one step of two.  Two such
+ * groups one after the other cost less than the same sixteen messages on
+ * two interleaved sets (polymac-ab --batch 16, Emerald Rapids: 16 B 12%,
+ * 64 B 9%, 256 B 7%, 1 KiB 4%), whose registers do not fit.
  */
 IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                                 const uint8_t *const keys[], size_t n, const int two,
-                                 uint8_t pad[IFMA_LANES_N][16])
+                                 const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    const unsigned nl = two ? 16 : 8;
-    /* a full group reads the caller's arrays; a short one fills copies */
+    /* a full group reads the caller's arrays; a short one fills copies
+     * (sized as the functions shared with two sets declare them) */
     const uint8_t *pc[IFMA_LANES_N], *kc[IFMA_LANES_N];
     const uint8_t *const *p = msgs, *const *kq = keys;
-    if (n < nl) {
-        for (unsigned l = 0; l < nl; l++) {
+    if (n < 8) {
+        for (unsigned l = 0; l < 8; l++) {
             pc[l] = msgs[l < n ? l : 0];
             kc[l] = l < n ? keys[l] : ifma_lanes_zero_key;
         }
@@ -498,13 +497,13 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
     }
     struct ifma_lanes_set a, b;
     const __m512i z = _mm512_setzero_si512();
-    ifma_lanes_start(&a, &b, kq, two);
+    ifma_lanes_start(&a, &b, kq, 0);
     const size_t full = len / 16, rest = len % 16;
     const int mixed = rest && (full & 1);
-    ifma_lanes_steps(&a, &b, p, ifma_lanes_hb_full, full - mixed, two);
+    ifma_lanes_steps(&a, &b, p, ifma_lanes_hb_full, full - mixed, 0);
     if (rest) {
         const uint8_t *q[IFMA_LANES_N];
-        for (unsigned l = 0; l < nl; l++) {
+        for (unsigned l = 0; l < 8; l++) {
             ifma_lanes_pad(pad[l], p[l] + (len - rest), rest);
             q[l] = pad[l];
         }
@@ -513,46 +512,35 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
             const size_t off = (full - 1) * 16;
             a.h = ifma_mul2red(ifma_add(a.h, ifma_lanes_blocks(p, off, h1)), a.r2,
                                ifma_lanes_blocks(q, 0, z), a.r);
-            if (two)
-                b.h = ifma_mul2red(ifma_add(b.h, ifma_lanes_blocks(p + 8, off, h1)), b.r2,
-                                   ifma_lanes_blocks(q + 8, 0, z), b.r);
         } else {
-            ifma_lanes_steps(&a, &b, q, ifma_lanes_hb_pad, 1, two);
+            ifma_lanes_steps(&a, &b, q, ifma_lanes_hb_pad, 1, 0);
         }
     }
     _Alignas(64) uint8_t t[8][16];
     ifma_lanes_tags(&a, kq, t);
     for (unsigned j = 0; j < 8 && j < n; j++)
         memcpy(out[j], t[j], 16);
-    if (two) {
-        ifma_lanes_tags(&b, kq + 8, t);
-        for (unsigned j = 8; j < n; j++)
-            memcpy(out[j], t[j - 8], 16);
-    }
     polymac_wipe(t, sizeof t);
 }
 
 /*
- * The depth of dead stack each path leaves, zeroed after it (burn.h): 48
- * bytes of pushes, up to 56 of realignment, then the frame and the red
- * zone its spills use (GCC 12, read from the disassembly): one 456 + 120,
- * same_one 328 + 96, same_two 1672 + 120, two 3080 + 120; rounded up to
- * whole vectors.
+ * The depth of dead stack each path leaves, zeroed after it (burn.h): the
+ * return address, 48 bytes of pushes, up to 56 of realignment, then the
+ * frame and the red zone its spills use (GCC 12, read from the
+ * disassembly: the sub from rsp and the lowest rsp offset): one 584 +
+ * 120, same 456 + 120, two 3080 + 120; rounded up to whole vectors.
  */
 #ifndef IFMA_LANES_ONE_STACK
-#define IFMA_LANES_ONE_STACK 704
+#define IFMA_LANES_ONE_STACK 832
 #endif
-#ifndef IFMA_LANES_SAME_ONE_STACK
-#define IFMA_LANES_SAME_ONE_STACK 576
-#endif
-#ifndef IFMA_LANES_SAME_TWO_STACK
-#define IFMA_LANES_SAME_TWO_STACK 1920
+#ifndef IFMA_LANES_SAME_STACK
+#define IFMA_LANES_SAME_STACK 704
 #endif
 #ifndef IFMA_LANES_TWO_STACK
 #define IFMA_LANES_TWO_STACK 3328
 #endif
 
-/* The four paths start on a cache line: their loops then keep their
+/* The three paths start on a cache line: their loops then keep their
  * alignment whatever code comes before them (one build to the next, the
  * same loops measured up to 5% apart with their alignment alone). */
 static __attribute__((noinline, aligned(64))) void
@@ -571,16 +559,9 @@ ifma_lanes_two(struct ifma_lanes_mgr *g, uint8_t *const out[], const uint8_t *co
 
 static __attribute__((noinline, aligned(64))) void
 ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                    const uint8_t *const keys[], size_t n, uint8_t pad[IFMA_LANES_N][16])
+                    const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, 0, pad);
-}
-
-static __attribute__((noinline, aligned(64))) void
-ifma_lanes_same_two(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                    const uint8_t *const keys[], size_t n, uint8_t pad[IFMA_LANES_N][16])
-{
-    ifma_lanes_same(out, msgs, len, keys, n, 1, pad);
+    ifma_lanes_same(out, msgs, len, keys, n, pad);
 }
 
 /* A mixed batch, IFMA_LANES_WIN entries at a time: the lengths tried a
@@ -593,24 +574,12 @@ IFMA_INLINE size_t ifma_lanes_max(size_t a, size_t b)
     return a > b ? a : b;
 }
 
-/* n entries of one length len, in groups of sixteen (the last of up to
- * eight on one set); the depth of dead stack left. */
-IFMA_INLINE size_t ifma_lanes_groups(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                                const uint8_t *const keys[], size_t n,
-                                uint8_t pad[IFMA_LANES_N][16])
+/* n entries of one length len, in groups of eight. */
+IFMA_INLINE void ifma_lanes_groups(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                                   const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    size_t depth = 0;
-    for (size_t i = 0; i < n; i += 16) {
-        const size_t c = n - i < 16 ? n - i : 16;
-        if (c > 8) {
-            ifma_lanes_same_two(out + i, msgs + i, len, keys + i, c, pad);
-            depth = ifma_lanes_max(depth, IFMA_LANES_SAME_TWO_STACK);
-        } else {
-            ifma_lanes_same_one(out + i, msgs + i, len, keys + i, c, pad);
-            depth = ifma_lanes_max(depth, IFMA_LANES_SAME_ONE_STACK);
-        }
-    }
-    return depth;
+    for (size_t i = 0; i < n; i += 8)
+        ifma_lanes_same_one(out + i, msgs + i, len, keys + i, n - i < 8 ? n - i : 8, pad);
 }
 
 /*
@@ -620,7 +589,7 @@ IFMA_INLINE size_t ifma_lanes_groups(uint8_t *const out[], const uint8_t *const 
  * run in groups of one length with no bookkeeping (ifma_lanes_same), and
  * only the other entries go through the refilling lanes, whose
  * bookkeeping costs more than the lanes it fills (17 x 64 B: 470 TSC
- * cycles as groups of 16 and 1, 960 refilled; IMIX 1.19x faster).  Only
+ * cycles as groups, 960 refilled; IMIX 1.19x faster).  Only
  * lengths decide.  Out of line, with the manager and the window's
  * arrays: a batch of one length keeps a small frame.
  */
@@ -655,7 +624,8 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
                     gm[gc] = msgs[i];
                     gk[gc] = keys[i];
                 }
-                depth = ifma_lanes_max(depth, ifma_lanes_groups(go, gm, len, gk, gc, g.pad));
+                ifma_lanes_groups(go, gm, len, gk, gc, g.pad);
+                depth = ifma_lanes_max(depth, IFMA_LANES_SAME_STACK);
             }
         }
         rest |= todo;
@@ -722,19 +692,9 @@ static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *co
         ifma_lanes_mixed(out, msgs, lens, keys, n);
         return;
     }
-    /* groups of sixteen, the last of up to eight on one set */
-    _Alignas(64) uint8_t pad[IFMA_LANES_N][16];
-    int two = 0;
-    for (size_t i = 0; i < n; i += 16) {
-        const size_t c = n - i < 16 ? n - i : 16;
-        if (c > 8) {
-            ifma_lanes_same_two(out + i, msgs + i, lens[0], keys + i, c, pad);
-            two = 1;
-        } else {
-            ifma_lanes_same_one(out + i, msgs + i, lens[0], keys + i, c, pad);
-        }
-    }
-    polymac_x86_burn(two ? IFMA_LANES_SAME_TWO_STACK : IFMA_LANES_SAME_ONE_STACK);
+    _Alignas(64) uint8_t pad[8][16];
+    ifma_lanes_groups(out, msgs, lens[0], keys, n, pad);
+    polymac_x86_burn(IFMA_LANES_SAME_STACK);
     if (lens[0] % 16)
         polymac_wipe(pad, sizeof pad);
 }
