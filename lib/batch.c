@@ -30,6 +30,12 @@ static int check(const void *tags, const void *const msgs[], const size_t lens[]
     return POLYMAC_OK;
 }
 
+/* The fewest messages worth the lanes: of one length (diff 0), or not. */
+static inline size_t lanes_min(const struct polymac_kernel *k, size_t diff)
+{
+    return diff && k->lanes_min_mixed ? k->lanes_min_mixed : k->lanes_min;
+}
+
 /* out[i] = the tag of entry i < n (n <= RUN): the messages of at most
  * lanes_max bytes, when the run has lanes_min of them, through the
  * lanes, the others one by one as polymac_auth takes them (with its
@@ -45,10 +51,14 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
     size_t ll[RUN], nl = 0;
     int lanes = 0;
     if (k->lanes) {
-        size_t c = 0;
-        for (size_t i = 0; i < n; i++)
-            c += (lens[i] <= k->lanes_max);
-        lanes = c && c >= k->lanes_min;
+        size_t c = 0, first = SIZE_MAX, diff = 0;
+        for (size_t i = 0; i < n; i++) {
+            const size_t in = lens[i] <= k->lanes_max;
+            c += in;
+            first = in && first == SIZE_MAX ? lens[i] : first;
+            diff |= in ? lens[i] ^ first : 0;
+        }
+        lanes = c && c >= lanes_min(k, diff);
     }
     for (size_t i = 0; i < n; i++) {
         const uint8_t *msg = msgs[i];
@@ -207,7 +217,7 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
             for (size_t i = 0; i < n; i++)
                 c += (lens[i] <= k->lanes_max);
         }
-        if (!k->lanes || c < k->lanes_min) {
+        if (!k->lanes || c < k->lanes_min || (c == n && c < lanes_min(k, diff))) {
             if (n > RUN)
                 return by_runs(k, tags, msgs, lens, keys, n, 0);
             /* no lanes: one by one, into a buffer (every input is read

@@ -111,11 +111,12 @@ struct polymac_kernel {
                   const size_t lens[], const uint8_t *const keys[], size_t n);
     size_t lanes_max;
     /* The fewest messages worth the lanes entry (measured: README,
-     * Batch): a run of the batch front end with fewer messages of at most
-     * lanes_max bytes runs each through the one-shot path.  At most 64 (a
-     * run); 0 or 1: any.  The entry itself computes any batch it is
-     * given. */
-    size_t lanes_min;
+     * Batch), when they all have one length and when they do not: a run
+     * of the batch front end with fewer messages of at most lanes_max
+     * bytes runs each through the one-shot path.  At most 64 (a run); 0
+     * or 1: any; lanes_min_mixed 0: lanes_min.  The entry itself computes
+     * any batch it is given. */
+    size_t lanes_min, lanes_min_mixed;
     /* A batch of at most lanes_direct messages of one length, not 0,
      * whose tags the lanes entry writes only after it has read every
      * message and key: the front end then hands it the caller's tags,

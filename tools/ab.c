@@ -12,7 +12,8 @@
  * messages through init, updates of N bytes and final, or with --batch N
  * polymac_auth_batch on N messages of SIZE bytes (one after another in
  * the buffer, each with its own key; ticks are then per batch, a round
- * max(1, 64 / N) batches), or with --seq N the same messages through
+ * max(1, 64 / N) batches; a SIZE A,B,... gives the messages those
+ * lengths in turn), or with --seq N the same messages through
  * polymac_auth one by one (the batch's sequential cost).  Rounds alternate
  * which library goes first, so drift and another tenant's load hit both
  * alike; each round is 64 messages.  Prints, per size, the minimum and the
@@ -91,13 +92,11 @@ static uint64_t run(const struct lib *l, size_t len)
 {
     if (nbatch) {
         const size_t reps = nbatch < KEYS ? KEYS / nbatch : 1;
-        for (size_t i = 0; i < nbatch; i++)
-            bl[i] = len;
         uint64_t t0 = test_ticks();
         for (size_t r = 0; r < reps; r++) {
             if (seq)
                 for (size_t i = 0; i < nbatch; i++)
-                    l->auth(bt[i], bm[i], len, bk[i]);
+                    l->auth(bt[i], bm[i], bl[i], bk[i]);
             else
                 l->batch(bt, bm, bl, bk, nbatch);
         }
@@ -212,10 +211,26 @@ int main(int argc, char **argv)
     for (int s = a + 2; s < argc; s++) {
         char *end;
         size_t len = strtoul(argv[s], &end, 10);
-        if (*end || end == argv[s] || len > MAXLEN || (nbatch && len * nbatch > MAXLEN))
+        if (end == argv[s] || len > MAXLEN || (*end && (*end != ',' || !nbatch)))
             return usage();
-        for (size_t i = 0; i < nbatch; i++)
-            bm[i] = msg + i * len;
+        /* a batch's lengths: SIZE, or a list A,B,... taken in turn */
+        size_t off = 0, nl = 0, list[64];
+        list[nl++] = len;
+        while (*end == ',' && nl < 64) {
+            const char *p = end + 1;
+            list[nl++] = strtoul(p, &end, 10);
+            if (end == p || list[nl - 1] > MAXLEN)
+                return usage();
+        }
+        if (*end)
+            return usage();
+        for (size_t i = 0; i < nbatch; i++) {
+            bl[i] = list[i % nl];
+            bm[i] = msg + off;
+            off += bl[i];
+        }
+        if (off > MAXLEN)
+            return usage();
         run(&lib[0], len);
         run(&lib[1], len);
         for (int r = 0; r < ROUNDS; r++) {
@@ -226,7 +241,7 @@ int main(int argc, char **argv)
         qsort(t[0], ROUNDS, sizeof t[0][0], cmpu);
         qsort(t[1], ROUNDS, sizeof t[1][0], cmpu);
         const double per = nbatch ? (double)(nbatch < KEYS ? KEYS / nbatch : 1) : KEYS;
-        printf("%8zu %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f\n", len, t[0][0] / per,
+        printf("%8s %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f\n", argv[s], t[0][0] / per,
                t[1][0] / per, t[0][ROUNDS / 2] / per, t[1][ROUNDS / 2] / per,
                (double)t[0][0] / (double)t[1][0],
                (double)t[0][ROUNDS / 2] / (double)t[1][ROUNDS / 2]);
