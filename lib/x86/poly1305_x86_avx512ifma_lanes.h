@@ -441,56 +441,61 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
     /* class 0: 64 blocks and more, ..., class 63: 1 block or none */
-#define IFMA_LANES_CLASS(len) \
-    (64u - ((len) > 63 * 16 ? 64u : (len) > 16 ? (unsigned)(((len) + 15) / 16) : 1u))
     uint8_t *so[IFMA_LANES_WIN];
     const uint8_t *sm[IFMA_LANES_WIN], *sk[IFMA_LANES_WIN];
     size_t sl[IFMA_LANES_WIN], depth = IFMA_LANES_SAME_STACK;
     for (size_t w = 0; w < n; w += IFMA_LANES_WIN) {
         const size_t c = n - w < IFMA_LANES_WIN ? n - w : IFMA_LANES_WIN;
-        /* each class present, longest first: the window's entries of that
-         * class as a mask, then appended in order (a counting sort's
-         * increments through memory chained one entry to the next and
-         * cost more than this: 16 x (64, 594 B) 12%) */
-        uint64_t present = 0;
-        for (size_t i = 0; i < c; i++)
-            present |= (uint64_t)1 << IFMA_LANES_CLASS(lens[w + i]);
-        /* the classes eight to a vector (lanes past c: 64, no class) */
-        __m512i cv[IFMA_LANES_WIN / 8];
-        for (size_t j = 0; 8 * j < c; j++) {
+        /* the classes eight to a vector (lanes past c: 64, no class),
+         * and the set of classes present */
+        __m512i cv[IFMA_LANES_WIN / 8], lv[IFMA_LANES_WIN / 8];
+        __m512i bits = _mm512_setzero_si512();
+        const size_t nv = (c + 7) / 8;
+        for (size_t j = 0; j < nv; j++) {
             const __mmask8 in = (__mmask8)(c - 8 * j >= 8 ? 0xff : (1u << (c - 8 * j)) - 1);
-            const __m512i l = _mm512_maskz_loadu_epi64(in, lens + w + 8 * j);
-            __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(l, _mm512_set1_epi64(15)), 4);
+            lv[j] = _mm512_maskz_loadu_epi64(in, lens + w + 8 * j);
+            __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(lv[j], _mm512_set1_epi64(15)), 4);
             nb = _mm512_min_epu64(_mm512_max_epu64(nb, _mm512_set1_epi64(1)),
                                   _mm512_set1_epi64(64));
             /* a length near 2^64 wraps in the add: it is past lanes_max,
              * which only the self-test's lengths reach (below 2^12) */
             cv[j] = _mm512_mask_sub_epi64(_mm512_set1_epi64(64), in, _mm512_set1_epi64(64), nb);
+            bits = _mm512_or_si512(bits, _mm512_sllv_epi64(_mm512_set1_epi64(1), cv[j]));
         }
-        /* bit g of mixed: group g (entries 8 g to 8 g + 7) has more than
-         * one length, noted as they are placed (a vector compare of the
-         * lengths just stored waited for the stores) */
-        size_t k = 0, first = 0;
-        unsigned mixed = 0;
-        for (uint64_t cm = present; cm; cm &= cm - 1) {
-            const unsigned q = (unsigned)__builtin_ctzll(cm);
-            const __m512i qv = _mm512_set1_epi64((long long)q);
+        const uint64_t present = (uint64_t)_mm512_reduce_or_epi64(bits);
+        /* each class present, longest first: its entries as a mask
+         * (compares eight at a time), appended in order; where it ends
+         * and whether its lengths are one.  A counting sort, a scalar
+         * pass over the classes and a per-entry note of mixed groups
+         * each chained through memory and cost 5-12% more. */
+        uint8_t qend[64], qone[64];
+        size_t k = 0, nq = 0;
+        for (uint64_t cm = present; cm; cm &= cm - 1, nq++) {
+            const __m512i qv = _mm512_set1_epi64((long long)__builtin_ctzll(cm));
             uint64_t mk = 0;
-            for (size_t j = 0; 8 * j < c; j++)
+            for (size_t j = 0; j < nv; j++)
                 mk |= (uint64_t)_mm512_cmpeq_epu64_mask(cv[j], qv) << (8 * j);
+            const __m512i fv = _mm512_set1_epi64((long long)lens[w + (size_t)__builtin_ctzll(mk)]);
+            unsigned diff = 0;
+            for (size_t j = 0; j < nv; j++)
+                diff |= _mm512_mask_cmpneq_epu64_mask((__mmask8)(mk >> (8 * j)), lv[j], fv);
             for (; mk; mk &= mk - 1, k++) {
                 const size_t i = w + (size_t)__builtin_ctzll(mk);
                 so[k] = out[i];
                 sm[k] = msgs[i];
                 sl[k] = lens[i];
                 sk[k] = keys[i];
-                first = k % 8 ? first : lens[i];
-                mixed |= (unsigned)(lens[i] != first) << (k / 8);
             }
+            qend[nq] = (uint8_t)k;
+            qone[nq] = !diff;
         }
+        /* a group of eight of one class of one length runs as such */
+        size_t q = 0;
         for (size_t g = 0; g < c; g += 8) {
             const size_t m = c - g < 8 ? c - g : 8;
-            if (sl[g] && !(mixed >> (g / 8) & 1)) {
+            while (qend[q] <= g)
+                q++;
+            if (sl[g] && qone[q] && qend[q] >= g + m) {
                 ifma_lanes_same_one(so + g, sm + g, sl[g], sk + g, m, pad);
             } else {
                 ifma_lanes_aligned_one(so + g, sm + g, sl + g, sk + g, m, pad);
@@ -498,7 +503,6 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
             }
         }
     }
-#undef IFMA_LANES_CLASS
     /* the groups' dead stack, below this frame (which holds lengths and
      * addresses only), as deep as the deepest group that ran: zeroing
      * from the caller, past this frame, cost a 16-message batch 7% */
