@@ -161,11 +161,11 @@ POLYMAC_EXPORT int polymac_backend_select(const char *name);
  * messages, each with its own key, in one call.  For programs that
  * authenticate many short messages at once (the packets of a burst, the
  * records of a write): a kernel with vector lanes puts one message in
- * each lane, with its own r, and a lane whose message ends takes the next
- * one, so that a batch of short messages keeps every lane busy where
- * polymac_auth would run them one after another.  Other kernels, and
- * messages long enough for the single-message vector code, go through the
- * one-shot path.  The kernel is the one polymac_auth uses
+ * each lane, with its own r, a group of messages of one length or of
+ * similar lengths (the batch ordered by length) at a time, where
+ * polymac_auth would run them one after another.  Batches too small for
+ * the lanes, other kernels, and messages long enough for the
+ * single-message vector code go through the one-shot path.  The kernel is the one polymac_auth uses
  * (polymac_backend_name, POLYMAC_BACKEND).  Any mix of lengths; n may be
  * 0 (the arrays may then be NULL).  Entry i is msgs[i][0..lens[i]) under
  * keys[i]; msgs[i] may be NULL when lens[i] is 0.  No alignment rule.
