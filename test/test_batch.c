@@ -45,6 +45,15 @@ static void set_entry(size_t i, const uint8_t *key, const uint8_t *m, size_t len
     oracle(B.ref[i], m, len, key);
 }
 
+/* Entry i of B: len random bytes at m under a random key of its own (at
+ * an odd address). */
+static void random_entry(size_t i, uint8_t *m, size_t len, uint64_t *seed)
+{
+    test_fill(m, len, seed);
+    test_fill(B.keybuf[i] + 1, 32, seed);
+    set_entry(i, B.keybuf[i] + 1, m, len);
+}
+
 /* Fills B with n entries: lengths from pick_len (at most eight of 64 KiB),
  * each message at a random misalignment in the arena, each key its own. */
 static void make_batch(size_t n, uint64_t *seed, int all_ff)
@@ -213,12 +222,7 @@ START_TEST(tags_in_other_messages)
                 size_t len = 16 + (size_t)(test_rand(&seed) % 300);
                 m[i] = arena + off + 1;
                 off += len + 8;
-                test_fill(m[i], len, &seed);
-                test_fill(B.keybuf[i] + 1, 32, &seed);
-                B.keys[i] = B.keybuf[i] + 1;
-                B.msgs[i] = m[i];
-                B.lens[i] = len;
-                oracle(B.ref[i], m[i], len, B.keys[i]);
+                random_entry(i, m[i], len, &seed);
             }
             for (size_t i = 0; i < n; i++) {
                 size_t j = (i + 1) % n;
@@ -248,12 +252,7 @@ START_TEST(tags_in_same_length_batches)
                 B.n = n;
                 for (size_t i = 0; i < n; i++) {
                     m[i] = arena + i * (len + 24) + 3;
-                    test_fill(m[i], len, &seed);
-                    test_fill(B.keybuf[i] + 1, 32, &seed);
-                    B.keys[i] = B.keybuf[i] + 1;
-                    B.msgs[i] = m[i];
-                    B.lens[i] = len;
-                    oracle(B.ref[i], m[i], len, B.keys[i]);
+                    random_entry(i, m[i], len, &seed);
                 }
                 for (size_t i = 0; i < n; i++) {
                     size_t j = (i + 1) % n;
