@@ -269,6 +269,29 @@ START_TEST(tags_in_same_length_batches)
 }
 END_TEST
 
+/* Batches mixing empty, one-block and longer messages in every order (the
+ * lanes order a mixed batch by block count, an empty message beside the
+ * one-block ones), 1 to 24 entries. */
+START_TEST(empty_and_short_mixed)
+{
+    uint64_t seed = 0xe3b7u;
+    static const size_t pat[] = {0, 9, 0, 16, 1, 0, 15, 100, 0, 17, 33, 0};
+    enum { NPAT = sizeof pat / sizeof *pat };
+    for (size_t rot = 0; rot < NPAT; rot++) {
+        for (size_t n = 1; n <= 24; n++) {
+            size_t off = 0;
+            B.n = n;
+            for (size_t i = 0; i < n; i++) {
+                const size_t len = pat[(i + rot) % NPAT];
+                random_entry(i, arena + off + 5, len, &seed);
+                off += len + 7;
+            }
+            run_and_check("empty and short, mixed");
+        }
+    }
+}
+END_TEST
+
 /* Each documented error; nothing written when one is returned. */
 START_TEST(misuse)
 {
@@ -407,6 +430,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, duplicates);
     tcase_add_test(tc, tags_in_other_messages);
     tcase_add_test(tc, tags_in_same_length_batches);
+    tcase_add_test(tc, empty_and_short_mixed);
     tcase_add_test(tc, misuse);
     tcase_add_test(tc, same_kernel_as_auth);
     tcase_add_test(tc, h_near_p);

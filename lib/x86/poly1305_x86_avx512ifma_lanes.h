@@ -295,79 +295,100 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
     polymac_wipe(t, sizeof t);
 }
 
-/* The block a lane reads before its message starts: zero, with the
- * 2^128 bit 0, it leaves h at 0. */
-static const uint8_t ifma_lanes_zero_block[16] __attribute__((aligned(16)));
+/* What a lane reads before its message starts: zero blocks, which with
+ * the 2^128 bit 0 leave h at 0, as many as the longest message a group
+ * may have (lanes_max; the front end and the self-test hand the lanes no
+ * longer one). */
+static const uint8_t ifma_lanes_zeros[IFMA_LANES_MAX + 32] __attribute__((aligned(64)));
 
 /*
  * A group of n <= 8 messages of any lengths up to lanes_max, in
- * lockstep: each message is aligned to end at the group's last block,
- * and the lane of a shorter one reads zero blocks (2^128 bit 0) until
+ * lockstep: each message is aligned to end at the group's last block t -
+ * 1, and the lane of a shorter one reads zero blocks (2^128 bit 0) until
  * its message starts, which leaves h at 0.  So every lane ends at the
- * same step and the tags are made together: no lane is refilled, and
- * nothing but the blocks' addresses changes from one step to the next.
- * The group costs the steps of its longest message; the caller orders a
+ * same step and the tags are made together: no lane is refilled.  The
+ * group costs the steps of its longest message; the caller orders a
  * batch by length, so that a group's messages are close in length.
- * Lane j reads, at block b of t: a zero block for b < z[j], its full
- * blocks for z[j] <= b < e[j] (at bs[j] + 16 b), then, when its length
- * is not a whole number of blocks, its padded last block at b = t - 1.
- * Lengths and addresses only.
+ *
+ * The lanes take the messages longest first, so the lanes reading their
+ * messages at block b are the first k(b), and each lane's address, at a
+ * common offset 16 b, changes once: from the zero blocks to its message
+ * (bs: the message less 16 z, z its first block), when it joins.  A step
+ * reads two such tables (its first and second block), the last step a
+ * third, where a length that is not a whole number of blocks has its
+ * padded block.  Nothing else is computed per lane between steps (a
+ * choice of three addresses per lane and block cost 43% over a group of
+ * one length).  Lengths and addresses only.
  */
 IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const msgs[],
                                     const size_t lens[], const uint8_t *const keys[], size_t n,
-                                    uint8_t pad[8][16])
+                                    uint8_t pad[8][16], const int sorted)
 {
-    size_t t = 0;
-    for (size_t j = 0; j < n; j++) {
-        const size_t nb = (lens[j] + 15) / 16;
-        t = nb > t ? nb : t;
-    }
-    t += t & 1;                               /* whole steps of two blocks */
-    const uintptr_t zero = (uintptr_t)ifma_lanes_zero_block;
-    uintptr_t bs[8], ps[8];
-    size_t z[8], e[8];
-    const uint8_t *kq[8];
-    for (unsigned j = 0; j < 8; j++) {
-        const size_t len = j < n ? lens[j] : 0, full = len / 16, rest = len % 16;
-        z[j] = t - full - (rest != 0);
-        e[j] = z[j] + full;
-        /* unsigned arithmetic: read only at blocks z[j] and up */
-        bs[j] = j < n ? (uintptr_t)msgs[j] - 16 * (uintptr_t)z[j] : 0;
-        ps[j] = zero;
-        if (rest) {
-            ifma_lanes_pad(pad[j], msgs[j] + 16 * full, rest);
-            ps[j] = (uintptr_t)pad[j];
+    /* ord: entries by block count, longest first (insertion, stable),
+     * unless the caller has ordered them */
+    unsigned ord[8];
+    size_t nb[8], t0 = 0;
+    for (unsigned j = 0; j < n; j++) {
+        const size_t b = (lens[j] + 15) / 16;
+        t0 = b > t0 ? b : t0;
+        unsigned i = j;
+        for (; !sorted && i > 0 && nb[i - 1] < b; i--) {
+            nb[i] = nb[i - 1];
+            ord[i] = ord[i - 1];
         }
-        kq[j] = j < n ? keys[j] : ifma_lanes_zero_key;
+        nb[i] = b;
+        ord[i] = j;
     }
+    const size_t t = t0 + (t0 & 1);           /* whole steps of two blocks */
+    /* addresses as pointers, computed as integers (a message's base lies
+     * before it: only base + 16 b for b >= z is read) */
+    const uint8_t *const zero = ifma_lanes_zeros;
+    const uint8_t *p1[8], *p2[8], *last[8], *base[8];
+    size_t z[8];
+    const uint8_t *kq[8];
+    uint8_t full = 0;                          /* lanes whose last block is full */
+    for (unsigned l = 0; l < 8; l++) {
+        const size_t len = l < n ? lens[ord[l]] : 0, rest = len % 16;
+        /* an empty message joins at the last block, as a one-block one
+         * would (a caller's order by class puts them together), and reads
+         * a zero block there with the 2^128 bit 0 */
+        z[l] = l < n ? t - (nb[l] ? nb[l] : 1) : t;
+        base[l] = l < n && len ? (const uint8_t *)((uintptr_t)msgs[ord[l]] - 16 * (uintptr_t)z[l])
+                               : zero;
+        last[l] = len ? base[l] : zero;
+        if (rest) {
+            ifma_lanes_pad(pad[l], msgs[ord[l]] + (len - rest), rest);
+            last[l] = (const uint8_t *)((uintptr_t)pad[l] - 16 * (uintptr_t)(t - 1));
+        }
+        full |= (uint8_t)((len && !rest) << l);
+        kq[l] = l < n ? keys[ord[l]] : ifma_lanes_zero_key;
+    }
+    for (unsigned l = 0; l < 8; l++)
+        p1[l] = p2[l] = zero;
     struct ifma_lanes_set a;
     ifma_lanes_start(&a, kq);
     const __m512i hbit = ifma_bcastk(&ifma_k.hibit[1]);
-    const __m512i vz = _mm512_loadu_si512((const void *)z);
-    const __m512i ve = _mm512_loadu_si512((const void *)e);
     struct ifma_h h = a.h;
+    unsigned k1 = 0, k2 = 0;
     for (size_t b = 0; b < t; b += 2) {
-        const uint8_t *p1[8], *p2[8];
-        for (unsigned j = 0; j < 8; j++) {
-            p1[j] = (const uint8_t *)(b < z[j] ? zero : b < e[j] ? bs[j] + 16 * b : ps[j]);
-            p2[j] = (const uint8_t *)(b + 1 < z[j] ? zero
-                                      : b + 1 < e[j] ? bs[j] + 16 * b + 16 : ps[j]);
-        }
-        /* the 2^128 bit of the full blocks: z <= b < e */
-        const __m512i b1 = _mm512_set1_epi64((long long)b);
-        const __m512i b2 = _mm512_set1_epi64((long long)(b + 1));
-        const __m512i hb1 = _mm512_maskz_mov_epi64(
-            _mm512_cmpge_epu64_mask(b1, vz) & _mm512_cmplt_epu64_mask(b1, ve), hbit);
+        /* the lanes whose messages start at block b or b + 1 join */
+        for (; k1 < n && z[k1] <= b; k1++)
+            p1[k1] = base[k1];
+        for (; k2 < n && z[k2] <= b + 1; k2++)
+            p2[k2] = base[k2];
+        const int end = b + 2 == t;
+        const uint8_t *const *q1 = p1, *const *q2 = end ? last : p2;
+        const __m512i hb1 = _mm512_maskz_mov_epi64((__mmask8)((1u << k1) - 1), hbit);
         const __m512i hb2 = _mm512_maskz_mov_epi64(
-            _mm512_cmpge_epu64_mask(b2, vz) & _mm512_cmplt_epu64_mask(b2, ve), hbit);
-        h = ifma_mul2red_t(ifma_add(h, ifma_lanes_blocks(p1, 0, hb1)), a.r2,
-                           ifma_lanes_blocks(p2, 0, hb2), a.r);
+            end ? (__mmask8)full : (__mmask8)((1u << k2) - 1), hbit);
+        h = ifma_mul2red_t(ifma_add(h, ifma_lanes_blocks(q1, 16 * b, hb1)), a.r2,
+                           ifma_lanes_blocks(q2, 16 * b + 16, hb2), a.r);
     }
     a.h = h;
     _Alignas(64) uint8_t tg[8][16];
     ifma_lanes_tags(&a, kq, tg);
-    for (unsigned j = 0; j < n; j++)
-        memcpy(out[j], tg[j], 16);
+    for (unsigned l = 0; l < n; l++)
+        memcpy(out[ord[l]], tg[l], 16);
     polymac_wipe(tg, sizeof tg);
 }
 
@@ -376,7 +397,8 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
  * return address, 48 bytes of pushes, up to 56 of realignment, then the
  * frame and the red zone its spills use (GCC 12, read from the
  * disassembly: the sub from rsp and the lowest rsp offset): same 328 +
- * 120, aligned 840 + 88, each rounded up to whole vectors.  A mixed
+ * 120, aligned 584 + 120 (520 + 105 when the caller ordered the group),
+ * each rounded up to whole vectors.  A mixed
  * batch zeroes below ifma_lanes_mixed's frame (lengths and addresses),
  * its caller only the depth of a group called directly.
  */
@@ -384,7 +406,7 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
 #define IFMA_LANES_SAME_STACK 576
 #endif
 #ifndef IFMA_LANES_ALIGNED_STACK
-#define IFMA_LANES_ALIGNED_STACK 1088
+#define IFMA_LANES_ALIGNED_STACK 832
 #endif
 
 /* Both paths start on a cache line: their loops then keep their
@@ -401,7 +423,16 @@ static __attribute__((noinline, aligned(64))) void
 ifma_lanes_aligned_one(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                        const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_aligned(out, msgs, lens, keys, n, pad);
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0);
+}
+
+/* The same for a group the caller has ordered, longest first. */
+static __attribute__((noinline, aligned(64))) void
+ifma_lanes_aligned_sorted(uint8_t *const out[], const uint8_t *const msgs[],
+                          const size_t lens[], const uint8_t *const keys[], size_t n,
+                          uint8_t pad[8][16])
+{
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 1);
 }
 
 /* Whether the n >= 1 lengths are all lens[0]: eight compares an
@@ -498,7 +529,7 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
             if (sl[g] && qone[q] && qend[q] >= g + m) {
                 ifma_lanes_same_one(so + g, sm + g, sl[g], sk + g, m, pad);
             } else {
-                ifma_lanes_aligned_one(so + g, sm + g, sl + g, sk + g, m, pad);
+                ifma_lanes_aligned_sorted(so + g, sm + g, sl + g, sk + g, m, pad);
                 depth = IFMA_LANES_ALIGNED_STACK;
             }
         }
