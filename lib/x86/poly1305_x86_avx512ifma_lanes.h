@@ -1,5 +1,5 @@
-/* poly1305_x86_avx512ifma_lanes.h -- x86-avx512ifma's batch entry: up to
- *                                    sixteen messages at once, radix 2^44 */
+/* poly1305_x86_avx512ifma_lanes.h -- x86-avx512ifma's batch entry: groups
+ *                                    of eight messages, radix 2^44 */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
@@ -32,13 +32,13 @@
  * multi-buffer manager), both measured slower (README, Batch).
  */
 
-#define IFMA_LANES_N 8
-
 /* Messages of at most this many bytes go through the lanes; longer ones
  * through the one-shot vector path.  Overridable with -D; measured on
- * Intel Emerald Rapids (README, Batch), and again with the groups of
- * ifma_lanes_mixed: at 1536, IMIX's four 1518-byte messages in lanes of
- * their own made the batch 10% slower than through the one-shot path. */
+ * Intel Emerald Rapids (README, Batch) with the refilling lanes these
+ * groups replaced: at 1536, IMIX's four 1518-byte messages in lanes of
+ * their own made the batch 10% slower than through the one-shot path
+ * (in lockstep they would also carry four shorter messages to 95
+ * blocks; not measured again). */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
 #endif
