@@ -100,8 +100,9 @@ struct polymac_kernel {
      * under keys[i] (32 bytes: r unclamped, then s), for i < n, n >= 1;
      * msgs[i] is valid for lens[i] bytes (it may be NULL when lens[i] is
      * 0), at any alignment; no out[i] overlaps a message or a key.  One
-     * message per vector lane, each with its own r; a lane whose message
-     * ends takes the next one.  Messages are public in length only: the
+     * message per vector lane (or two interleaved in scalar code), each
+     * with its own r; how the lanes take a batch of mixed lengths is the
+     * kernel's.  Messages are public in length only: the
      * padding of a last partial block and the final reduction of each
      * lane are constant-time.  Keeps to stack_bytes of stack, like the
      * other functions, and wipes what it stored of r, h and s.  The front

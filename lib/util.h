@@ -56,6 +56,14 @@ static inline void polymac_clamp64(uint64_t *r0, uint64_t *r1, const uint8_t key
     *r1 = polymac_load64le(key + 8) & UINT64_C(0x0ffffffc0ffffffc);
 }
 
+/* The class of a batch message by its block count: floor(log2(blocks)),
+ * and 0 for the empty message (the batch lanes group messages of one
+ * class). */
+static inline unsigned polymac_block_class(size_t len)
+{
+    return len ? 63u - (unsigned)__builtin_clzll((unsigned long long)((len + 15) / 16)) : 0;
+}
+
 /* The final partial block: rest (1..15) bytes, then 0x01, then zeros. */
 static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t rest)
 {

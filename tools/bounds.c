@@ -22,7 +22,8 @@
  * r26.h (polymac_r26_mul_acc, polymac_r26_carry), r26x2, lib/x86/r26vec_ops.h
  * (carry, the one- and two-group loops, the lane sums),
  * lib/x86/poly1305_x86_avx512ifma.c (ifma_mulred), lib/power/
- * poly1305_power_p9.c (vmsumudm columns).  NEON uses the four-lane
+ * poly1305_power_p9.c (vmsumudm columns), lib/s390x/poly1305_s390x_vx.c
+ * (the batch lanes).  NEON uses the four-lane
  * radix-2^26 form with the same vector carry order.  A change to a
  * kernel's arithmetic needs the same change here.
  */
@@ -133,6 +134,8 @@ struct step {
 };
 static const struct step chain_scalar[] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 1}};
 static const struct step chain_vec[] = {{3, 4}, {0, 1}, {4, 0}, {1, 2}, {0, 1}, {2, 3}, {3, 4}};
+/* lib/s390x/poly1305_s390x_vx.c, vx_carry */
+static const struct step chain_vx[] = {{0, 1}, {3, 4}, {1, 2}, {4, 0}, {2, 3}, {0, 1}, {3, 4}};
 
 static struct l5 carry26(const char *what, struct l5 d, const struct step *s, int n, int hbits)
 {
@@ -222,6 +225,13 @@ static struct l5 step_vec4x2(struct l5 h)
 static struct l5 step_vec8(struct l5 h)
 {
     return carry26("h=(h+m)r^8", mul26("(h+m)r^8", add5(h, msg26()), R8), chain_vec, 7, 32);
+}
+
+/* the s390x-vx batch lanes: each word's message times its own r, both
+ * sets carried by vx_carry; h re-enters a 32-bit word (x = h + m) */
+static struct l5 step_vx_lanes(struct l5 h)
+{
+    return carry26("h=(h+m)r", mul26("(h+m)r", add5(h, msg26()), R1), chain_vx, 7, 32);
 }
 
 /* the lanes' products summed before the last carry (carry_out) */
@@ -678,6 +688,8 @@ int main(int argc, char **argv)
     lane_sum("x86-avx512 lanes", settle(hv, step_vec8), 8);
     fixed_point("aarch64-neon", hv, step_vec4);
     lane_sum("aarch64-neon lanes", settle(hv, step_vec4), 4);
+
+    fixed_point("s390x-vx lanes", h0, step_vx_lanes);
 
     model_ifma();
     model_ifma_lanes();

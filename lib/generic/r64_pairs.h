@@ -350,12 +350,6 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
 #endif
 #endif
 
-/* The class of a message of len >= 1 bytes: floor(log2(blocks)). */
-static inline unsigned polymac_pairs_class(size_t len)
-{
-    return 63u - (unsigned)__builtin_clzll((unsigned long long)((len + 15) / 16));
-}
-
 static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[],
                                 const size_t lens[], const uint8_t *const keys[], size_t n)
 {
@@ -371,7 +365,7 @@ static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[
             if (lens[i] == 0)
                 memcpy(out[i], keys[i] + 16, 16);       /* h = 0: the tag is s */
             else
-                classes |= 1u << polymac_pairs_class(lens[i]);
+                classes |= 1u << polymac_block_class(lens[i]);
         }
         /* longest class first; a message left over from one class is
          * paired with the first of the next */
@@ -380,7 +374,7 @@ static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[
             const unsigned cls = 31u - (unsigned)__builtin_clz(classes);
             classes &= ~(1u << cls);
             for (size_t i = 0; i < n; i++) {
-                if (lens[i] == 0 || polymac_pairs_class(lens[i]) != cls)
+                if (lens[i] == 0 || polymac_block_class(lens[i]) != cls)
                     continue;
                 if (held == SIZE_MAX) {
                     held = i;

@@ -55,20 +55,22 @@ static inline vu8 vx_load(const void *p)
 #define VX_INS2 0x3fff000u
 #define VX_INS3 0x3fc0000u
 
-/* Splits four blocks a, b, c, d into limb vectors: 64-bit lane 0 holds
- * block a in its low word and c in its high word, lane 1 b and d (big-
- * endian element order c, a, d, b).  mask (26 bits) and ins1..ins3 (the
- * VERIM masks) are made once by the caller. */
-static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib, vu32 mask, vu32 ins1,
-                            vu32 ins2, vu32 ins3)
+/* Splits four blocks at pa, pb, pc, pd into limb vectors: 64-bit lane 0
+ * holds block a in its low word and c in its high word, lane 1 b and d
+ * (big-endian element order c, a, d, b).  hib holds each word's 2^128
+ * bit (1 << 24, or 0); mask (26 bits) and ins1..ins3 (the VERIM masks)
+ * are made once by the caller. */
+static inline void vx_load4p(vu32 m[5], const uint8_t *pa, const uint8_t *pb,
+                             const uint8_t *pc, const uint8_t *pd, vu32 hib, vu32 mask,
+                             vu32 ins1, vu32 ins2, vu32 ins3)
 {
     /* words 0 and 1 (2 and 3) of two blocks x, y as y0 x0 y1 x1, each
      * with its bytes reversed: big-endian lanes holding little-endian
      * values */
     const vu8 lo01 = {19, 18, 17, 16, 3, 2, 1, 0, 23, 22, 21, 20, 7, 6, 5, 4};
     const vu8 hi23 = {27, 26, 25, 24, 11, 10, 9, 8, 31, 30, 29, 28, 15, 14, 13, 12};
-    vu8 a = vx_load(in), b = vx_load(in + 16);
-    vu8 c = vx_load(in + 32), d = vx_load(in + 48);
+    vu8 a = vx_load(pa), b = vx_load(pb);
+    vu8 c = vx_load(pc), d = vx_load(pd);
     vu64 ac01 = (vu64)vec_perm(a, c, lo01), bd01 = (vu64)vec_perm(b, d, lo01);
     vu64 ac23 = (vu64)vec_perm(a, c, hi23), bd23 = (vu64)vec_perm(b, d, hi23);
     vu32 w0 = (vu32)vec_mergeh(ac01, bd01), w1 = (vu32)vec_mergel(ac01, bd01);
@@ -81,6 +83,13 @@ static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib, vu32 mask, v
     m[2] = __builtin_s390_verimf(w1 >> 20, w2, ins2, 12);
     m[3] = __builtin_s390_verimf(w2 >> 14, w3, ins3, 18);
     m[4] = (w3 >> 8) | hib;
+}
+
+/* Four consecutive blocks at in (the one-shot loop's group). */
+static inline void vx_load4(vu32 m[5], const uint8_t *in, vu32 hib, vu32 mask, vu32 ins1,
+                            vu32 ins2, vu32 ins3)
+{
+    vx_load4p(m, in, in + 16, in + 32, in + 48, hib, mask, ins1, ins2, ins3);
 }
 
 /* d = h r per lane, before carrying: the low words of x (h plus the
@@ -176,6 +185,201 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
         out[i] = d[i][0] + d[i][1];
 }
 
+/* ---- The batch entry (lib/kernel.h's lanes): one message per word ----
+ *
+ * A batch message has its own key, so a vector can carry four messages at
+ * once, one in each 32-bit word, each multiplied by its own r: the same
+ * register of message limbs feeds VMALOF for the messages in the low words
+ * (a, b) and VMALEF for those in the high words (c, d), into two sets of
+ * five 64-bit accumulators, the same 50 multiply-adds a step as the
+ * one-shot loop's four blocks.  Each set is carried as vx_carry carries
+ * (the same limbs: tools/bounds.c, "s390x-vx lanes"), and the next step
+ * adds the low set as it stands and the high set shifted into the high
+ * words.  A group of four runs in lockstep: a shorter message starts late,
+ * behind zero blocks without the 2^128 bit, which leave h = 0, so that
+ * every message ends at the group's last block (its padded block, if
+ * any, with the rest of the group's last).  qemu cannot time code, so the
+ * step is costed with llvm-mca (tools/kernel-cost, the "lanes" row)
+ * against the scalar loop a batch would run one message at a time. */
+
+/* Messages of at most this many bytes go through the lanes (lanes_max). */
+#ifndef VX_LANES_MAX
+#define VX_LANES_MAX 2048
+#endif
+
+/* The fewest messages worth the lanes (lanes_min): a group of three
+ * costs what four cost, about two scalar messages' blocks in the model
+ * (tools/kernel-cost); one or two left over go through the scalar code. */
+#ifndef VX_LANES_MIN
+#define VX_LANES_MIN 3
+#endif
+
+/* The 32-bit word of message a, b, c, d of a group in a vector. */
+static const unsigned vx_word[4] = {POLYMAC_LANES4_LO, 2 + POLYMAC_LANES4_LO,
+                                    POLYMAC_LANES4_HI, 2 + POLYMAC_LANES4_HI};
+
+/* One lockstep step: (h + the blocks at p[0..3]) r per word, carried. */
+static inline void vx_lanes_step(vu64 lo[5], vu64 hi[5], const uint8_t *const p[4],
+                                 vu32 hib, vu32 mask, vu32 ins1, vu32 ins2, vu32 ins3,
+                                 const vu32 r[10])
+{
+    vu32 m[5], x[5];
+    vx_load4p(m, p[0], p[1], p[2], p[3], hib, mask, ins1, ins2, ins3);
+    #pragma GCC unroll 5
+    for (int i = 0; i < 5; i++)
+        x[i] = m[i] + (vu32)lo[i] + (vu32)(hi[i] << 32);
+    #pragma GCC unroll 5
+    for (int k = 0; k < 5; k++) {
+        lo[k] = vec_mulo(x[0], r[k]);
+        hi[k] = vec_mule(x[0], r[k]);
+        #pragma GCC unroll 4
+        for (int i = 1; i < 5; i++) {
+            const vu32 y = i <= k ? r[k - i] : r[10 + k - i];
+            lo[k] = vec_moadd(x[i], y, lo[k]);
+            hi[k] = vec_meadd(x[i], y, hi[k]);
+        }
+    }
+    vx_carry(lo);
+    vx_carry(hi);
+}
+
+/* The tags of four messages (a message of length 0 may have msg NULL). */
+VX_NO_PREFETCH static void vx_lanes_group(uint8_t *const tag[4], const uint8_t *const msg[4],
+                                          const size_t len[4], const uint8_t *const key[4])
+{
+    static const uint8_t zero[16];
+    uint32_t rw[10][4];                 /* r's limbs, then 5 r's, a word a message */
+    uint8_t pad[4][16];
+    size_t full[4], start[4], nb = 0;
+    vu32 r[10];
+    vu64 lo[5], hi[5];
+    vu32 mask = vec_splats(0x3ffffffu);
+    vu32 ins1 = vec_splats(VX_INS1), ins2 = vec_splats(VX_INS2), ins3 = vec_splats(VX_INS3);
+    __asm__("" : "+v"(mask), "+v"(ins1), "+v"(ins2), "+v"(ins3));   /* as vx_groups */
+
+    for (unsigned j = 0; j < 4; j++) {
+        uint64_t r0, r1;
+        polymac_clamp64(&r0, &r1, key[j]);
+        const uint32_t l[5] = {(uint32_t)r0 & 0x3ffffff, (uint32_t)(r0 >> 26) & 0x3ffffff,
+                               (uint32_t)((r0 >> 52) | (r1 << 12)) & 0x3ffffff,
+                               (uint32_t)(r1 >> 14) & 0x3ffffff, (uint32_t)(r1 >> 40)};
+        for (int i = 0; i < 5; i++) {
+            rw[i][vx_word[j]] = l[i];
+            rw[5 + i][vx_word[j]] = 5 * l[i];
+        }
+        full[j] = len[j] / 16;
+        if (len[j] % 16)
+            polymac_pad_last(pad[j], msg[j] + 16 * full[j], len[j] % 16);
+        const size_t b = (len[j] + 15) / 16;
+        nb = b > nb ? b : nb;
+    }
+    for (unsigned j = 0; j < 4; j++)
+        start[j] = nb - (len[j] + 15) / 16;
+    #pragma GCC unroll 10
+    for (int i = 0; i < 10; i++)
+        r[i] = (vu32)vx_load(rw[i]);
+    #pragma GCC unroll 5
+    for (int i = 0; i < 5; i++)
+        lo[i] = hi[i] = (vu64){0, 0};
+
+    /* phases in which no message starts or reaches its padded block:
+     * each word's address moves by 16 or stays (zero or padded block) */
+    for (size_t t = 0; t < nb;) {
+        const uint8_t *p[4];
+        size_t step[4], end = nb;
+        uint32_t hw[4];
+        for (unsigned j = 0; j < 4; j++) {
+            const size_t w = vx_word[j];
+            if (t < start[j]) {
+                p[j] = zero;
+                step[j] = 0;
+                hw[w] = 0;
+                end = start[j] < end ? start[j] : end;
+            } else if (t < start[j] + full[j]) {
+                p[j] = msg[j] + 16 * (t - start[j]);
+                step[j] = 16;
+                hw[w] = 1u << 24;
+                end = start[j] + full[j] < end ? start[j] + full[j] : end;
+            } else {
+                p[j] = pad[j];
+                step[j] = 0;
+                hw[w] = 0;
+            }
+        }
+        const vu32 hib = (vu32)vx_load(hw);
+        for (; t < end; t++) {
+            vx_lanes_step(lo, hi, p, hib, mask, ins1, ins2, ins3, r);
+            for (unsigned j = 0; j < 4; j++)
+                p[j] += step[j];
+        }
+    }
+
+    /* a and b in the low set's 64-bit lanes 0 and 1, c and d in the high
+     * set's */
+    for (unsigned j = 0; j < 4; j++) {
+        const vu64 *const v = j < 2 ? lo : hi;
+        uint64_t l[5];
+        struct polymac_r64 h;
+        for (int i = 0; i < 5; i++)
+            l[i] = v[i][j & 1];
+        polymac_r64_from_r26(&h, l);
+        polymac_r64_finish(tag[j], h.h0, h.h1, h.h2, key[j] + 16);
+        polymac_wipe(l, sizeof l);
+        polymac_wipe(&h, sizeof h);
+    }
+    polymac_wipe(rw, sizeof rw);
+    polymac_wipe(pad, sizeof pad);
+}
+
+/* A batch: groups of four in order of block count (polymac_block_class,
+ * longest first; a burst of one length in its own order); three left
+ * over share a group with an empty message, one or two go through the
+ * scalar code. */
+static void vx_lanes(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
+                     const uint8_t *const keys[], size_t n)
+{
+    static const uint8_t nokey[32];
+    uint8_t spare[16];
+    uint8_t *tg[4];
+    const uint8_t *mg[4], *kg[4];
+    size_t lg[4], k = 0;
+    unsigned classes = 0, one = 1;
+
+    for (size_t i = 0; i < n; i++) {
+        one &= lens[i] == lens[0];
+        classes |= 1u << polymac_block_class(lens[i]);
+    }
+    if (one)
+        classes = 1;
+    while (classes) {
+        const unsigned cls = 31u - (unsigned)__builtin_clz(classes);
+        classes &= ~(1u << cls);
+        for (size_t i = 0; i < n; i++) {
+            if (!one && polymac_block_class(lens[i]) != cls)
+                continue;
+            tg[k] = out[i];
+            mg[k] = msgs[i];
+            lg[k] = lens[i];
+            kg[k] = keys[i];
+            if (++k == 4) {
+                vx_lanes_group(tg, mg, lg, kg);
+                k = 0;
+            }
+        }
+    }
+    if (k == 3) {
+        tg[3] = spare;
+        mg[3] = NULL;
+        lg[3] = 0;
+        kg[3] = nokey;
+        vx_lanes_group(tg, mg, lg, kg);
+    } else {
+        for (size_t i = 0; i < k; i++)
+            polymac_r64_auth(tg[i], mg[i], lg[i], kg[i]);
+    }
+}
+
 POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
                       POLYMAC_VX_COLD_BLOCKS, POLYMAC_VX_WARM_BLOCKS, vx_groups,
-                      .lanes = NULL);
+                      .lanes = vx_lanes, .lanes_max = VX_LANES_MAX,
+                      .lanes_min = VX_LANES_MIN);
