@@ -30,9 +30,16 @@ static int check(const void *tags, const void *const msgs[], const size_t lens[]
     return POLYMAC_OK;
 }
 
-/* The fewest messages worth the lanes: of one length (diff 0), or not. */
-static inline size_t lanes_min(const struct polymac_kernel *k, size_t diff)
+/* The fewest messages worth the lanes: of one length (diff 0), or not,
+ * the longest max bytes. */
+static inline size_t lanes_min(const struct polymac_kernel *k, size_t diff, size_t max)
 {
+    if (max <= k->lanes_short) {
+        const size_t s = diff && k->lanes_min_short_mixed ? k->lanes_min_short_mixed
+                                                          : k->lanes_min_short;
+        if (s)
+            return s;
+    }
     return diff && k->lanes_min_mixed ? k->lanes_min_mixed : k->lanes_min;
 }
 
@@ -51,14 +58,15 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
     size_t ll[RUN], nl = 0;
     int lanes = 0;
     if (k->lanes) {
-        size_t c = 0, first = SIZE_MAX, diff = 0;
+        size_t c = 0, first = SIZE_MAX, diff = 0, max = 0;
         for (size_t i = 0; i < n; i++) {
             const size_t in = lens[i] <= k->lanes_max;
             c += in;
             first = in && first == SIZE_MAX ? lens[i] : first;
             diff |= in ? lens[i] ^ first : 0;
+            max = in && lens[i] > max ? lens[i] : max;
         }
-        lanes = c && c >= lanes_min(k, diff);
+        lanes = c && c >= lanes_min(k, diff, max);
     }
     for (size_t i = 0; i < n; i++) {
         const uint8_t *msg = msgs[i];
@@ -217,7 +225,7 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
             for (size_t i = 0; i < n; i++)
                 c += (lens[i] <= k->lanes_max);
         }
-        if (!k->lanes || c < k->lanes_min || (c == n && c < lanes_min(k, diff))) {
+        if (!k->lanes || c < k->lanes_min || (c == n && c < lanes_min(k, diff, max))) {
             if (n > RUN)
                 return by_runs(k, tags, msgs, lens, keys, n, 0);
             /* no lanes: one by one, into a buffer (every input is read

@@ -118,6 +118,12 @@ struct polymac_kernel {
      * or 1: any; lanes_min_mixed 0: lanes_min.  The entry itself computes
      * any batch it is given. */
     size_t lanes_min, lanes_min_mixed;
+    /* The same when no message of the run is longer than lanes_short
+     * bytes (0: lanes_min and lanes_min_mixed apply): short messages
+     * through the one-shot path, one after another, overlap in an
+     * out-of-order core by themselves.  lanes_min_short_mixed 0:
+     * lanes_min_short; either 0: the counts above.  At most 64. */
+    size_t lanes_short, lanes_min_short, lanes_min_short_mixed;
     /* A batch of at most lanes_direct messages of one length, not 0,
      * whose tags the lanes entry writes only after it has read every
      * message and key: the front end then hands it the caller's tags,

@@ -50,10 +50,10 @@
  * polymac_r64_core one message at a time.  A batch of one length runs
  * consecutive pairs; a mixed one pairs messages in classes of similar
  * length (1, 2-3, 4-7, ... blocks, longest first), so that a pair mostly
- * runs together.  An odd message left over is paired with itself (the
- * pair costs what one message alone costs, which waits on latency) and
- * stores one tag.  Only lengths, which are public, decide branches; the
- * tags are polymac_r64_finish's (no branch).
+ * runs together.  An odd message left over runs alone, polymac_auth's
+ * scalar path (paired with itself it cost 10-15% more a batch of three
+ * or five, 64 B to 256 B).  Only lengths, which are public, decide
+ * branches; the tags are polymac_r64_finish's (no branch).
  */
 #ifndef POLYMAC_R64_PAIRS_H
 #define POLYMAC_R64_PAIRS_H
@@ -78,15 +78,31 @@
  * 41 (Intel Emerald Rapids, x86-avx2, polymac-ab --batch 1 and --seq 1).
  * From two messages on they win at 128 B and up (two: 149 / 152 at
  * 128 B, 243 / 293 at 256 B) and from about four at every length (eight:
- * 325 / 326 at 64 B, 420 / 466 at 96 B); two or three short messages
- * lose up to a fifth (two: 103 / 82 at 64 B), which a length limit would
- * trade for a loss at eight. */
+ * 325 / 326 at 64 B, 420 / 466 at 96 B); two short messages still lose
+ * (two: 103 / 82 at 64 B), which a higher count would trade for a loss
+ * at eight. */
 #define POLYMAC_PAIRS_MIN 2
+
+/* Batches of messages of at most 48 bytes (lib/kernel.h's lanes_short):
+ * of one length, the pairs need six (a loop of one-shot calls, which the
+ * core overlaps by itself, took 0.75x of the pairs' time at two and three
+ * messages of 16 to 48 B, tied at six, lost 0-10% from eight); of mixed
+ * lengths the loop won at every count measured, 4 to 32 (0.75-0.87x,
+ * lengths 16/32/48), so they take the pairs only in a full run of 64.
+ * Intel Emerald Rapids, x86-avx2, polymac-ab --batch N, builds with
+ * either choice in one process. */
+#define POLYMAC_PAIRS_SHORT 48
+#ifndef POLYMAC_PAIRS_SHORT_MIN
+#define POLYMAC_PAIRS_SHORT_MIN 6
+#endif
+#define POLYMAC_PAIRS_SHORT_MIN_MIXED 64
 
 /* The lanes fields of a kernel that registers the pairs. */
 #define POLYMAC_PAIRS_ENTRY                                                          \
     .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX,                    \
-    .lanes_min = POLYMAC_PAIRS_MIN
+    .lanes_min = POLYMAC_PAIRS_MIN, .lanes_short = POLYMAC_PAIRS_SHORT,              \
+    .lanes_min_short = POLYMAC_PAIRS_SHORT_MIN,                                      \
+    .lanes_min_short_mixed = POLYMAC_PAIRS_SHORT_MIN_MIXED
 
 #define POLYMAC_PAIRS_INLINE static inline __attribute__((always_inline))
 
@@ -268,9 +284,8 @@ POLYMAC_PAIRS_INLINE void polymac_pairs_rest(uint64_t h[3], const uint64_t k[4],
 }
 
 /*
- * The tags of messages A (ma, la bytes, key ka) and B into ta and tb
- * (B's tag is not stored when tb is NULL: B is A again, the odd message
- * of a batch).  Out of line: its frame (the keys' words, the padded
+ * The tags of messages A (ma, la bytes, key ka) and B into ta and tb.
+ * Out of line: its frame (the keys' words, the padded
  * blocks, what the compiler spills) is zeroed after the batch.
  */
 POLYMAC_PAIRS_INLINE void polymac_pairs_run(uint8_t *ta, uint8_t *tb, const uint8_t *ma,
@@ -300,8 +315,7 @@ POLYMAC_PAIRS_INLINE void polymac_pairs_run(uint8_t *ta, uint8_t *tb, const uint
         polymac_pairs_rest(b, k + 4, mb, both, fb, pad[1], rb);
     }
     polymac_r64_finish(ta, a[0], a[1], a[2], ka + 16);
-    if (tb)
-        polymac_r64_finish(tb, b[0], b[1], b[2], kb + 16);
+    polymac_r64_finish(tb, b[0], b[1], b[2], kb + 16);
 }
 
 static __attribute__((noinline)) void polymac_pairs_one(uint8_t *ta, uint8_t *tb,
@@ -312,8 +326,17 @@ static __attribute__((noinline)) void polymac_pairs_one(uint8_t *ta, uint8_t *tb
     polymac_pairs_run(ta, tb, ma, la, ka, mb, lb, kb);
 }
 
+/* One message alone: polymac_auth's scalar path.  Out of line, like
+ * polymac_pairs_one, so that its frame lies in the dead stack zeroed
+ * after the batch. */
+static __attribute__((noinline)) void polymac_pairs_single(uint8_t *t, const uint8_t *m,
+                                                           size_t len, const uint8_t *k)
+{
+    polymac_r64_auth(t, m, len, k);
+}
+
 /* A batch of n messages of one length len: consecutive pairs, the odd
- * last message with itself. */
+ * last message alone. */
 static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
                                                          const uint8_t *const msgs[],
                                                          size_t len,
@@ -324,7 +347,7 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
         polymac_pairs_run(out[i], out[i + 1], msgs[i], len, keys[i], msgs[i + 1], len,
                           keys[i + 1]);
     if (i < n)
-        polymac_pairs_run(out[i], NULL, msgs[i], len, keys[i], msgs[i], len, keys[i]);
+        polymac_pairs_single(out[i], msgs[i], len, keys[i]);
 }
 
 /*
@@ -386,8 +409,7 @@ static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[
             }
         }
         if (held != SIZE_MAX)
-            polymac_pairs_one(out[held], NULL, msgs[held], lens[held], keys[held],
-                              msgs[held], lens[held], keys[held]);
+            polymac_pairs_single(out[held], msgs[held], lens[held], keys[held]);
     }
     POLYMAC_PAIRS_BURN(POLYMAC_PAIRS_STACK);
 }

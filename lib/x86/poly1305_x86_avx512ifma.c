@@ -1168,6 +1168,9 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             .lanes_max = IFMA_LANES_MAX,
                             .lanes_min = IFMA_LANES_MIN,
                             .lanes_min_mixed = IFMA_LANES_MIN_MIXED,
+                            .lanes_short = IFMA_LANES_SHORT,
+                            .lanes_min_short = IFMA_LANES_MIN_SHORT,
+                            .lanes_min_short_mixed = IFMA_LANES_MIN_SHORT_MIXED,
                             .lanes_direct = IFMA_LANES_DIRECT);
 
 #ifdef POLYMAC_TEST_KERNELS

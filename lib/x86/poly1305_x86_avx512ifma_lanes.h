@@ -61,6 +61,24 @@
 #ifndef IFMA_LANES_MIN_MIXED
 #define IFMA_LANES_MIN_MIXED 7
 #endif
+/* Batches of messages of at most 48 bytes (lib/kernel.h's lanes_short),
+ * lanes against the one-shot path one by one (polymac-ab --batch N,
+ * builds with either choice in one process, TSC cycles): one length,
+ * n = 4: 16 B 145 / 108, 48 B 180 / 172; n = 5: 16 B 141 / 130, 32 B
+ * 159 / 175, 48 B 182 / 211; from six the lanes win at every length.
+ * Mixed (16/32/48 B and other mixes of those): the one-by-one path won
+ * up to twelve (n = 8 303 / 224, n = 12 448 / 342), sixteen split (538 /
+ * 446, 382 / 452, 467 / 426), 32 went to the lanes (1155 / 1128, 924 /
+ * 1131, 900 / 1011). */
+#ifndef IFMA_LANES_SHORT
+#define IFMA_LANES_SHORT 48
+#endif
+#ifndef IFMA_LANES_MIN_SHORT
+#define IFMA_LANES_MIN_SHORT 5
+#endif
+#ifndef IFMA_LANES_MIN_SHORT_MIXED
+#define IFMA_LANES_MIN_SHORT_MIXED 16
+#endif
 
 /* lib/kernel.h's lanes_direct: a batch of up to eight messages of one
  * length (not 0) runs on one set (ifma_lanes_same), which has loaded
