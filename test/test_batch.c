@@ -371,6 +371,62 @@ START_TEST(misuse)
 }
 END_TEST
 
+/* Small batches of one length, the ones a kernel may check itself
+ * (lanes_batch): each NULL tag, key or message at each position is
+ * POLYMAC_EINVAL with nothing written; a differing length at each
+ * position gives the right tags. */
+START_TEST(misuse_small_batches)
+{
+    static const size_t lens_tried[] = {40, 64, 100, 1000};
+    uint64_t seed = 0x5ba11u;
+    uint8_t tb[8][16], kb[8][32], mb[8][1000], ref[16];
+    uint8_t *tags[8];
+    const void *msgs[8];
+    const uint8_t *keys[8];
+    size_t lens[8];
+    for (int i = 0; i < 8; i++) {
+        test_fill(kb[i], 32, &seed);
+        test_fill(mb[i], sizeof mb[i], &seed);
+    }
+    for (size_t li = 0; li < sizeof lens_tried / sizeof lens_tried[0]; li++) {
+        for (size_t n = 1; n <= 8; n++) {
+            for (size_t p = 0; p < n; p++) {
+                for (int what = 0; what < 4; what++) {
+                    for (size_t i = 0; i < n; i++) {
+                        memset(tb[i], 0xa5, 16);
+                        tags[i] = tb[i];
+                        msgs[i] = mb[i];
+                        keys[i] = kb[i];
+                        lens[i] = lens_tried[li];
+                    }
+                    if (what == 0)
+                        tags[p] = NULL;
+                    else if (what == 1)
+                        keys[p] = NULL;
+                    else if (what == 2)
+                        msgs[p] = NULL;
+                    else
+                        lens[p] = lens_tried[li] - 1 - p % 16;   /* valid */
+                    const int rc = polymac_auth_batch(tags, msgs, lens, keys, n);
+                    for (size_t i = 0; i < n; i++) {
+                        if (what < 3) {
+                            static const uint8_t untouched[16] = {
+                                0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5,
+                                0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
+                            ck_assert_tag_eq(tb[i], untouched);
+                        } else {
+                            oracle(ref, mb[i], lens[i], kb[i]);
+                            ck_assert_tag_eq(tb[i], ref);
+                        }
+                    }
+                    ck_assert_int_eq(rc, what < 3 ? POLYMAC_EINVAL : 0);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 /* The batch calls follow polymac_backend_select like polymac_auth. */
 START_TEST(same_kernel_as_auth)
 {
@@ -427,6 +483,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, random_batches);
     tcase_add_test(tc, sizes_and_lengths);
     tcase_add_test(tc, equal_lengths);
+    tcase_add_test(tc, misuse_small_batches);
     tcase_add_test(tc, duplicates);
     tcase_add_test(tc, tags_in_other_messages);
     tcase_add_test(tc, tags_in_same_length_batches);

@@ -8,6 +8,7 @@
 #include "hsum.h"
 #include "tuning.h"
 #include "../kernels.h"
+#include "polymac.h"                /* POLYMAC_EINVAL: the lanes_batch entry */
 
 /*
  * Technique (after the base 2^44 vpmadd52 path of OpenSSL's
@@ -1171,7 +1172,8 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             .lanes_short = IFMA_LANES_SHORT,
                             .lanes_min_short = IFMA_LANES_MIN_SHORT,
                             .lanes_min_short_mixed = IFMA_LANES_MIN_SHORT_MIXED,
-                            .lanes_direct = IFMA_LANES_DIRECT);
+                            .lanes_direct = IFMA_LANES_DIRECT,
+                            .lanes_batch = polymac_lanes_batch_x86_avx512ifma);
 
 #ifdef POLYMAC_TEST_KERNELS
 #include "../test_inject.h"
