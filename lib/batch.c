@@ -202,8 +202,9 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
     if (!tags || !msgs || !lens || !keys)
         return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
-    if (k && k->lanes_batch && n <= k->lanes_direct && n >= lanes_min(k, 0, lens[0])) {
-        /* a few messages, likely of one length: the kernel checks them */
+    if (k && k->lanes_batch && n <= RUN && n >= lanes_min(k, 0, lens[0])) {
+        /* a run's worth of messages, maybe of one length: the kernel
+         * checks them */
         const int rc = k->lanes_batch(tags, msgs, lens, keys, n);
         if (rc <= 0) {
             polymac_after_kernel(k);

@@ -129,16 +129,18 @@ struct polymac_kernel {
      * message and key: the front end then hands it the caller's tags,
      * with no buffer (0: never). */
     size_t lanes_direct;
-    /* Optional: a batch of lanes_direct messages or fewer, as the caller
-     * passed it to polymac_auth_batch, before the front end has checked
-     * its entries (the arrays are not NULL, n >= 1, and n is at least
-     * the lanes' count for messages of lens[0] bytes).  Returns 1 when
-     * the lengths are not all lens[0], or lens[0] is 0 or above
-     * lanes_max: nothing written, the front end goes on as usual;
-     * POLYMAC_EINVAL when a tag, key or message is NULL: nothing
-     * written; 0 when it has written every tag (it reads every input
-     * first).  It checks eight entries an instruction where the front
-     * end checks one, for the batches where that cost shows. */
+    /* Optional: a batch of at most 64 messages, as the caller passed it
+     * to polymac_auth_batch, before the front end has checked its
+     * entries (the arrays are not NULL, n >= 1, and n is at least the
+     * lanes' count for messages of lens[0] bytes).  Returns 1, having
+     * written nothing, when it does not take the batch (the lengths are
+     * not all lens[0], lens[0] is 0 or above lanes_max, or a tag lies in
+     * the span of the messages and keys where a tag written early could
+     * change an input read later): the front end goes on as usual;
+     * POLYMAC_EINVAL when a tag, key or message is NULL, having written
+     * nothing; 0 when it has written every tag.  It checks eight entries
+     * an instruction where the front end checks one, and writes the
+     * tags in place. */
     int (*lanes_batch)(uint8_t *const tags[], const void *const msgs[],
                        const size_t lens[], const uint8_t *const keys[], size_t n);
 };

@@ -371,25 +371,28 @@ START_TEST(misuse)
 }
 END_TEST
 
-/* Small batches of one length, the ones a kernel may check itself
- * (lanes_batch): each NULL tag, key or message at each position is
+/* Batches of one length of up to a run, the ones a kernel may check
+ * itself (lanes_batch): each NULL tag, key or message at each position is
  * POLYMAC_EINVAL with nothing written; a differing length at each
  * position gives the right tags. */
 START_TEST(misuse_small_batches)
 {
     static const size_t lens_tried[] = {40, 64, 100, 1000};
+    static const size_t ns[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 40, 64};
+    static uint8_t tb[64][16], kb[64][32], mb[64][1000];
     uint64_t seed = 0x5ba11u;
-    uint8_t tb[8][16], kb[8][32], mb[8][1000], ref[16];
-    uint8_t *tags[8];
-    const void *msgs[8];
-    const uint8_t *keys[8];
-    size_t lens[8];
-    for (int i = 0; i < 8; i++) {
+    uint8_t ref[16];
+    uint8_t *tags[64];
+    const void *msgs[64];
+    const uint8_t *keys[64];
+    size_t lens[64];
+    for (int i = 0; i < 64; i++) {
         test_fill(kb[i], 32, &seed);
         test_fill(mb[i], sizeof mb[i], &seed);
     }
     for (size_t li = 0; li < sizeof lens_tried / sizeof lens_tried[0]; li++) {
-        for (size_t n = 1; n <= 8; n++) {
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+            const size_t n = ns[ni];
             for (size_t p = 0; p < n; p++) {
                 for (int what = 0; what < 4; what++) {
                     for (size_t i = 0; i < n; i++) {
