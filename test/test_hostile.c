@@ -453,8 +453,16 @@ static void check_env_value(const char *value, const char *debug)
                       (unsigned char)*p);
         lines += *p == '\n';
     }
-    ck_assert_uint_le(strlen(err), 400);
-    ck_assert_uint_le(lines, 4);
+    /* a -Dtest_kernels build adds one line for each of its deliberately
+     * broken kernels, which fail their self-test in every process */
+    size_t broken = 0, bytes = strlen(err);
+    for (const char *p = err; (p = strstr(p, "polymac: kernel test-broken")) != NULL; p++) {
+        const char *e = strchr(p, '\n');
+        broken++;
+        bytes -= e ? (size_t)(e - p) + 1 : strlen(p);
+    }
+    ck_assert_uint_le(bytes, 400);
+    ck_assert_uint_le(lines - broken, 4);
 }
 
 START_TEST(garbage_env_values)
