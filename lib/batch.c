@@ -34,13 +34,22 @@ static int check(const void *tags, const void *const msgs[], const size_t lens[]
  * the longest max bytes. */
 static inline size_t lanes_min(const struct polymac_kernel *k, size_t diff, size_t max)
 {
-    if (max <= k->lanes_short) {
-        const size_t s = diff && k->lanes_min_short_mixed ? k->lanes_min_short_mixed
-                                                          : k->lanes_min_short;
-        if (s)
-            return s;
+    for (size_t i = 0; i < POLYMAC_LANES_COUNTS && k->lanes_counts[i].upto; i++)
+        if (max <= k->lanes_counts[i].upto)
+            return diff ? k->lanes_counts[i].mixed : k->lanes_counts[i].same;
+    return 1;
+}
+
+/* The fewest messages worth the lanes at any length. */
+static inline size_t lanes_least(const struct polymac_kernel *k)
+{
+    size_t least = SIZE_MAX;
+    for (size_t i = 0; i < POLYMAC_LANES_COUNTS && k->lanes_counts[i].upto; i++) {
+        const struct polymac_lanes_count *c = &k->lanes_counts[i];
+        least = c->same < least ? c->same : least;
+        least = c->mixed < least ? c->mixed : least;
     }
-    return diff && k->lanes_min_mixed ? k->lanes_min_mixed : k->lanes_min;
+    return least == SIZE_MAX ? 1 : least;
 }
 
 /* out[i] = the tag of entry i < n (n <= RUN): the messages of at most
@@ -234,7 +243,7 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
             for (size_t i = 0; i < n; i++)
                 c += (lens[i] <= k->lanes_max);
         }
-        if (!k->lanes || c < k->lanes_min || (c == n && c < lanes_min(k, diff, max))) {
+        if (!k->lanes || (c == n ? c < lanes_min(k, diff, max) : c < lanes_least(k))) {
             if (n > RUN)
                 return by_runs(k, tags, msgs, lens, keys, n, 0);
             /* no lanes: one by one, into a buffer (every input is read

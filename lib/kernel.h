@@ -9,6 +9,9 @@
 
 #include "cpu.h"
 
+/* Entries of a kernel's lanes_counts table. */
+#define POLYMAC_LANES_COUNTS 4
+
 /* Bytes of kernel state the front end provides, aligned to
  * POLYMAC_KS_ALIGN.  Every kernel _Static_asserts that its state fits. */
 #define POLYMAC_KS_BYTES 1024
@@ -112,18 +115,19 @@ struct polymac_kernel {
                   const size_t lens[], const uint8_t *const keys[], size_t n);
     size_t lanes_max;
     /* The fewest messages worth the lanes entry (measured: README,
-     * Batch), when they all have one length and when they do not: a run
-     * of the batch front end with fewer messages of at most lanes_max
-     * bytes runs each through the one-shot path.  At most 64 (a run); 0
-     * or 1: any; lanes_min_mixed 0: lanes_min.  The entry itself computes
-     * any batch it is given. */
-    size_t lanes_min, lanes_min_mixed;
-    /* The same when no message of the run is longer than lanes_short
-     * bytes (0: lanes_min and lanes_min_mixed apply): short messages
-     * through the one-shot path, one after another, overlap in an
-     * out-of-order core by themselves.  lanes_min_short_mixed 0:
-     * lanes_min_short; either 0: the counts above.  At most 64. */
-    size_t lanes_short, lanes_min_short, lanes_min_short_mixed;
+     * Batch), by the length of the longest: the first entry whose upto
+     * covers it gives the count for messages of one length (same) and of
+     * mixed lengths (mixed); an entry with upto 0 ends the table, and
+     * past the table any count will do.  A run of the batch front end
+     * with fewer messages of at most lanes_max bytes runs each through
+     * the one-shot path (one set of lanes costs about as much for one
+     * message as for eight, and a loop of one-shot calls overlaps
+     * consecutive short messages in an out-of-order core by itself).
+     * Counts at most 64 (a run).  The entry itself computes any batch it
+     * is given. */
+    struct polymac_lanes_count {
+        size_t upto, same, mixed;
+    } lanes_counts[POLYMAC_LANES_COUNTS];
     /* A batch of at most lanes_direct messages of one length, not 0,
      * whose tags the lanes entry writes only after it has read every
      * message and key: the front end then hands it the caller's tags,

@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- *   polymac-ab [--stream N | --batch N | --seq N] [--state-at OFF]
+ *   polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--state-at OFF]
  *              [--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...
  *
  * Loads both libraries, each in a link-map namespace of its own (they
@@ -14,7 +14,11 @@
  * the buffer, each with its own key; ticks are then per batch, a round
  * max(1, 64 / N) batches; a SIZE A,B,... gives the messages those
  * lengths in turn), or with --seq N the same messages through
- * polymac_auth one by one (the batch's sequential cost).  Rounds alternate
+ * polymac_auth one by one (the batch's sequential cost), or with
+ * --vs-loop N both: OLD.so runs the messages through polymac_auth one
+ * by one, NEW.so through polymac_auth_batch (give the same library twice:
+ * old/new is then the batch's gain over the loop, timed in one process,
+ * where two processes' minima differed by up to 10%).  Rounds alternate
  * which library goes first, so drift and another tenant's load hit both
  * alike; each round is 64 messages.  Prints, per size, the minimum and the
  * median over 801 rounds, in clock ticks per message (TSC cycles on x86,
@@ -80,7 +84,7 @@ static uint8_t *msg;
 static size_t piece;
 static polymac_state *placed;     /* --state-at: the stream's state */
 static size_t nbatch;             /* --batch, --seq: messages a batch */
-static int seq;                   /* --seq */
+static int seq;                   /* bit i: library i runs polymac_auth (--seq, --vs-loop) */
 enum { BATCH_MAX = 256 };
 static uint8_t btags[BATCH_MAX][16], *bt[BATCH_MAX];
 static const void *bm[BATCH_MAX];
@@ -88,13 +92,13 @@ static const uint8_t *bk[BATCH_MAX];
 static size_t bl[BATCH_MAX];
 
 /* ticks for KEYS messages of len bytes, or for the round's batches */
-static uint64_t run(const struct lib *l, size_t len)
+static uint64_t run(const struct lib *l, int which, size_t len)
 {
     if (nbatch) {
         const size_t reps = nbatch < KEYS ? KEYS / nbatch : 1;
         uint64_t t0 = test_ticks();
         for (size_t r = 0; r < reps; r++) {
-            if (seq)
+            if (seq >> which & 1)
                 for (size_t i = 0; i < nbatch; i++)
                     l->auth(bt[i], bm[i], bl[i], bk[i]);
             else
@@ -125,7 +129,8 @@ static int cmpu(const void *a, const void *b)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N] [--state-at OFF] "
+    fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] "
+                    "[--state-at OFF] "
                     "[--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...\n");
     return 2;
 }
@@ -140,9 +145,10 @@ int main(int argc, char **argv)
             return usage();
         if (!strcmp(argv[a], "--stream"))
             piece = strtoul(argv[a + 1], NULL, 10);
-        else if (!strcmp(argv[a], "--batch") || !strcmp(argv[a], "--seq")) {
+        else if (!strcmp(argv[a], "--batch") || !strcmp(argv[a], "--seq") ||
+                 !strcmp(argv[a], "--vs-loop")) {
             nbatch = strtoul(argv[a + 1], NULL, 10);
-            seq = !strcmp(argv[a], "--seq");
+            seq = !strcmp(argv[a], "--seq") ? 3 : !strcmp(argv[a], "--vs-loop") ? 1 : 0;
         }
         else if (!strcmp(argv[a], "--backend"))
             backend = argv[a + 1];
@@ -199,7 +205,9 @@ int main(int argc, char **argv)
 #endif
            lib[0].path, lib[1].path,
            piece ? ", streamed"
-           : nbatch ? (seq ? ", a batch's messages through polymac_auth" : ", polymac_auth_batch")
+           : nbatch ? (seq == 3   ? ", a batch's messages through polymac_auth"
+                       : seq == 1 ? ", old: polymac_auth one by one, new: polymac_auth_batch"
+                                  : ", polymac_auth_batch")
                     : ", one-shot",
            backend ? ", one kernel" : "", msg_at);
     if (piece)
@@ -231,12 +239,12 @@ int main(int argc, char **argv)
         }
         if (off > MAXLEN)
             return usage();
-        run(&lib[0], len);
-        run(&lib[1], len);
+        run(&lib[0], 0, len);
+        run(&lib[1], 1, len);
         for (int r = 0; r < ROUNDS; r++) {
             int first = r & 1;
-            t[first][r] = run(&lib[first], len);
-            t[!first][r] = run(&lib[!first], len);
+            t[first][r] = run(&lib[first], first, len);
+            t[!first][r] = run(&lib[!first], !first, len);
         }
         qsort(t[0], ROUNDS, sizeof t[0][0], cmpu);
         qsort(t[1], ROUNDS, sizeof t[1][0], cmpu);

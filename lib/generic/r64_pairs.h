@@ -73,7 +73,7 @@
 #define POLYMAC_PAIRS_MAX 2048
 #endif
 
-/* The pairs need two messages (lib/kernel.h's lanes_min): one message
+/* The pairs need two messages (lib/kernel.h's lanes_counts): one message
  * paired with itself cost 98 TSC cycles at 64 B where polymac_auth takes
  * 41 (Intel Emerald Rapids, x86-avx2, polymac-ab --batch 1 and --seq 1).
  * From two messages on they win at 128 B and up (two: 149 / 152 at
@@ -83,26 +83,35 @@
  * at eight. */
 #define POLYMAC_PAIRS_MIN 2
 
-/* Batches of messages of at most 48 bytes (lib/kernel.h's lanes_short):
+/* Batches of messages of at most 48 bytes (the first entry of
+ * lib/kernel.h's lanes_counts):
  * of one length, the pairs need six (a loop of one-shot calls, which the
  * core overlaps by itself, took 0.75x of the pairs' time at two and three
  * messages of 16 to 48 B, tied at six, lost 0-10% from eight); of mixed
  * lengths the loop won at every count measured, 4 to 32 (0.75-0.87x,
  * lengths 16/32/48), so they take the pairs only in a full run of 64.
  * Intel Emerald Rapids, x86-avx2, polymac-ab --batch N, builds with
- * either choice in one process. */
+ * either choice in one process.  Up to 96 bytes (the second entry):
+ * against the loop in one process (polymac-ab --vs-loop N), two and
+ * three messages of 64 B took 1.41x and 1.22x the loop's time through
+ * the pairs, four 1.13x, eight 0.98x; mixed lengths up to 96 B 1.1-1.8x
+ * at two to eight, 16/64 B still 1.25x at 32.  With four of one length
+ * and no mixed run below 64 the table made two and three messages of 64
+ * to 96 B 3-20% faster and mixed ones 8-46% (two builds, one process). */
 #define POLYMAC_PAIRS_SHORT 48
 #ifndef POLYMAC_PAIRS_SHORT_MIN
 #define POLYMAC_PAIRS_SHORT_MIN 6
 #endif
 #define POLYMAC_PAIRS_SHORT_MIN_MIXED 64
+#define POLYMAC_PAIRS_SHORT2 96
 
 /* The lanes fields of a kernel that registers the pairs. */
 #define POLYMAC_PAIRS_ENTRY                                                          \
     .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX,                    \
-    .lanes_min = POLYMAC_PAIRS_MIN, .lanes_short = POLYMAC_PAIRS_SHORT,              \
-    .lanes_min_short = POLYMAC_PAIRS_SHORT_MIN,                                      \
-    .lanes_min_short_mixed = POLYMAC_PAIRS_SHORT_MIN_MIXED
+    .lanes_counts = {{POLYMAC_PAIRS_SHORT, POLYMAC_PAIRS_SHORT_MIN,                  \
+                      POLYMAC_PAIRS_SHORT_MIN_MIXED},                                \
+                     {POLYMAC_PAIRS_SHORT2, 4, 64},                                  \
+                     {SIZE_MAX, POLYMAC_PAIRS_MIN, POLYMAC_PAIRS_MIN}}
 
 #define POLYMAC_PAIRS_INLINE static inline __attribute__((always_inline))
 

@@ -207,7 +207,7 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
 #define VX_LANES_MAX 2048
 #endif
 
-/* The fewest messages worth the lanes (lanes_min): a group of three
+/* The fewest messages worth the lanes (lanes_counts): a group of three
  * costs what four cost, about two scalar messages' blocks in the model
  * (tools/kernel-cost); one or two left over go through the scalar code. */
 #ifndef VX_LANES_MIN
@@ -382,4 +382,4 @@ static void vx_lanes(uint8_t *const out[], const uint8_t *const msgs[], const si
 POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
                       POLYMAC_VX_COLD_BLOCKS, POLYMAC_VX_WARM_BLOCKS, vx_groups,
                       .lanes = vx_lanes, .lanes_max = VX_LANES_MAX,
-                      .lanes_min = VX_LANES_MIN);
+                      .lanes_counts = {{SIZE_MAX, VX_LANES_MIN, VX_LANES_MIN}});

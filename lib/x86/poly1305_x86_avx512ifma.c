@@ -1167,11 +1167,7 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             .auth = polymac_auth_x86_avx512ifma,
                             .lanes = polymac_lanes_x86_avx512ifma,
                             .lanes_max = IFMA_LANES_MAX,
-                            .lanes_min = IFMA_LANES_MIN,
-                            .lanes_min_mixed = IFMA_LANES_MIN_MIXED,
-                            .lanes_short = IFMA_LANES_SHORT,
-                            .lanes_min_short = IFMA_LANES_MIN_SHORT,
-                            .lanes_min_short_mixed = IFMA_LANES_MIN_SHORT_MIXED,
+                            .lanes_counts = IFMA_LANES_COUNTS,
                             .lanes_direct = IFMA_LANES_DIRECT,
                             .lanes_batch = polymac_lanes_batch_x86_avx512ifma);
 

@@ -43,7 +43,7 @@
 #define IFMA_LANES_MAX 1024
 #endif
 
-/* The fewest messages worth the lanes (lib/kernel.h's lanes_min): one
+/* The fewest messages worth the lanes (lib/kernel.h's lanes_counts): one
  * set of eight lanes costs about as much for one message as for eight.
  * Measured on Intel Emerald Rapids (polymac-ab --batch, TSC cycles,
  * the lanes against polymac_auth one by one, both for n messages):
@@ -61,7 +61,7 @@
 #ifndef IFMA_LANES_MIN_MIXED
 #define IFMA_LANES_MIN_MIXED 7
 #endif
-/* Batches of messages of at most 48 bytes (lib/kernel.h's lanes_short),
+/* Batches of messages of at most 48 bytes (IFMA_LANES_SHORT),
  * lanes against the one-shot path one by one (polymac-ab --batch N,
  * builds with either choice in one process, TSC cycles): one length,
  * n = 4: 16 B 145 / 108, 48 B 180 / 172; n = 5: 16 B 141 / 130, 32 B
@@ -79,6 +79,17 @@
 #ifndef IFMA_LANES_MIN_SHORT_MIXED
 #define IFMA_LANES_MIN_SHORT_MIXED 16
 #endif
+/* Four messages of one length lose from about 768 bytes (polymac-ab
+ * --vs-loop 4, the loop against the batch in one process: 640 B 1.19x,
+ * 768 B 0.98x, 896 B 0.97x, 1 KiB 0.91x); five win at every length up
+ * to lanes_max (768 B 1.22x, 1 KiB 1.14x). */
+#ifndef IFMA_LANES_LONG
+#define IFMA_LANES_LONG 704
+#endif
+#define IFMA_LANES_COUNTS                                                            \
+    {{IFMA_LANES_SHORT, IFMA_LANES_MIN_SHORT, IFMA_LANES_MIN_SHORT_MIXED},           \
+     {IFMA_LANES_LONG, IFMA_LANES_MIN, IFMA_LANES_MIN_MIXED},                        \
+     {SIZE_MAX, IFMA_LANES_MIN + 1, IFMA_LANES_MIN_MIXED}}
 
 /* lib/kernel.h's lanes_direct: a batch of up to eight messages of one
  * length (not 0) runs on one set (ifma_lanes_same), which has loaded
