@@ -210,6 +210,23 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
         return POLYMAC_OK;
     if (!tags || !msgs || !lens || !keys)
         return POLYMAC_EINVAL;
+    if (n == 1) {
+        /* one message: polymac_auth's checks and path, when its tag lies
+         * apart from its key (polymac_auth's every path reads the
+         * message before it writes the tag, but some read s while they
+         * write it) */
+        uint8_t *const t = tags[0];
+        const uint8_t *const key = keys[0];
+        if (!t || !key || (!msgs[0] && lens[0]))
+            return POLYMAC_EINVAL;
+        const struct polymac_kernel *k = polymac_active();
+        if (!k)
+            return POLYMAC_ENOKERNEL;
+        if ((uintptr_t)t + 16 <= (uintptr_t)key || (uintptr_t)t >= (uintptr_t)key + 32) {
+            polymac_auth_one(k, t, msgs[0], lens[0], key);
+            return POLYMAC_OK;
+        }
+    }
     const struct polymac_kernel *k = polymac_active();
     if (k && k->lanes_batch && n <= RUN && n >= lanes_min(k, 0, lens[0])) {
         /* a run's worth of messages, maybe of one length: the kernel
@@ -228,14 +245,6 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
             return POLYMAC_EINVAL;
         if (!k)
             return POLYMAC_ENOKERNEL;
-        if (n == 1 && ((uintptr_t)tags[0] + 16 <= (uintptr_t)keys[0] ||
-                       (uintptr_t)tags[0] >= (uintptr_t)keys[0] + 32)) {
-            /* one message, its tag apart from its key: polymac_auth
-             * (whose every path reads the message before it writes the
-             * tag, but some read s while they write it) */
-            polymac_auth_one(k, tags[0], msgs[0], lens[0], keys[0]);
-            return POLYMAC_OK;
-        }
         /* the entries the lanes would take */
         size_t c = n;
         if (k->lanes && max > k->lanes_max) {
