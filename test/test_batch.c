@@ -373,8 +373,8 @@ END_TEST
 
 /* Batches of one length of up to a run, the ones a kernel may check
  * itself (lanes_batch): each NULL tag, key or message at each position is
- * POLYMAC_EINVAL with nothing written; a differing length at each
- * position gives the right tags. */
+ * POLYMAC_EINVAL with nothing written; a differing length, or an empty
+ * message given as NULL, at each position gives the right tags. */
 START_TEST(misuse_small_batches)
 {
     static const size_t lens_tried[] = {40, 64, 100, 1000};
@@ -394,7 +394,7 @@ START_TEST(misuse_small_batches)
         for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
             const size_t n = ns[ni];
             for (size_t p = 0; p < n; p++) {
-                for (int what = 0; what < 4; what++) {
+                for (int what = 0; what < 5; what++) {
                     for (size_t i = 0; i < n; i++) {
                         memset(tb[i], 0xa5, 16);
                         tags[i] = tb[i];
@@ -408,8 +408,12 @@ START_TEST(misuse_small_batches)
                         keys[p] = NULL;
                     else if (what == 2)
                         msgs[p] = NULL;
-                    else
+                    else if (what == 3)
                         lens[p] = lens_tried[li] - 1 - p % 16;   /* valid */
+                    else {
+                        lens[p] = 0;                             /* valid */
+                        msgs[p] = NULL;
+                    }
                     const int rc = polymac_auth_batch(tags, msgs, lens, keys, n);
                     for (size_t i = 0; i < n; i++) {
                         if (what < 3) {
@@ -418,7 +422,7 @@ START_TEST(misuse_small_batches)
                                 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
                             ck_assert_tag_eq(tb[i], untouched);
                         } else {
-                            oracle(ref, mb[i], lens[i], kb[i]);
+                            oracle(ref, lens[i] ? mb[i] : NULL, lens[i], kb[i]);
                             ck_assert_tag_eq(tb[i], ref);
                         }
                     }
