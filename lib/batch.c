@@ -53,7 +53,8 @@ static inline size_t lanes_least(const struct polymac_kernel *k)
 }
 
 /* out[i] = the tag of entry i < n (n <= RUN): the messages of at most
- * lanes_max bytes, when the run has lanes_min of them, through the
+ * lanes_max bytes, when the run has as many of them as
+ * the kernel's lanes_counts ask (lanes_min), through the
  * lanes, the others one by one as polymac_auth takes them (with its
  * stack policy).  The policy for the lanes is applied from this frame,
  * the one they are called from. */
