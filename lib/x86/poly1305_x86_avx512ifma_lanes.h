@@ -173,9 +173,10 @@ IFMA_INLINE struct ifma_h ifma_lanes_step1(struct ifma_h h, struct ifma_h m,
 }
 
 /* The set starts the messages whose keys q[j] holds: r clamped and
- * split, 20 r1 and 20 r2, r^2, h = 0.  Every lane reads a key (an unused
- * lane the zero key), so no key picks an instruction. */
-IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *s, const uint8_t *const q[8])
+ * split, 20 r1 and 20 r2, r^2 when square, h = 0.  Every lane reads a
+ * key (an unused lane the zero key), so no key picks an instruction. */
+IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *s, const uint8_t *const q[8],
+                                  int square)
 {
     __m512i x, y;
     ifma_lanes_gather(q, 0, &x, &y);
@@ -188,6 +189,10 @@ IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *s, const uint8_t *const
                                        _mm512_setzero_si512());
     s->r = ifma_mkpow(r.h0, r.h1, r.h2);
     s->h.h0 = s->h.h1 = s->h.h2 = _mm512_setzero_si512();
+    if (!square) {
+        s->r2 = s->r;                   /* not used: the steps take one block */
+        return;
+    }
     const struct ifma_h sq = ifma_sqr_clamped(&s->r);
     s->r2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
 }
@@ -257,20 +262,31 @@ static const uint64_t ifma_lanes_hb_full[8] = {
 };
 static const uint64_t ifma_lanes_hb_pad[8];
 
-/* m blocks in every lane: two a step with r^2, then one. */
+/* m blocks in every lane: two a step with r^2 (when the set has it:
+ * two), then one. */
 IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, const uint8_t *const p[8],
-                                  const uint64_t *hbs, size_t m)
+                                  const uint64_t *hbs, size_t m, int two)
 {
     const __m512i hb = _mm512_loadu_si512((const void *)hbs);
     struct ifma_h h = a->h;
     size_t off = 0;
-    for (; m >= 2; m -= 2, off += 32)
+    for (; two && m >= 2; m -= 2, off += 32)
         h = ifma_mul2red_t(ifma_add(h, ifma_lanes_blocks(p, off, hb)), a->r2,
                            ifma_lanes_blocks(p, off + 16, hb), a->r);
     for (; m > 0; m--, off += 16)
         h = ifma_lanes_step1(h, ifma_lanes_blocks(p, off, hb), a->r);
     a->h = h;
 }
+
+/* Messages of at most this many bytes (three blocks) run one block a
+ * step by r, without the square: polymac-ab --batch 8 against the steps
+ * of two blocks, one process, Emerald Rapids: 16 B 1.18x, 32 B 1.04x,
+ * 48 B 1.03x; at 64 B the square paid (0.91x without it).  With both
+ * copies in the library, 8 and 16 x 16 B 1.19-1.25x, 32 B 1.07x, 48 B
+ * 1.05x, and 64 B to 256 B 0.99-1.0x (the test of the length). */
+#ifndef IFMA_LANES_NO_SQUARE
+#define IFMA_LANES_NO_SQUARE 48
+#endif
 
 /*
  * A group of n <= 8 messages of one length len (not 0), the common burst
@@ -284,7 +300,8 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, const uint8_t *const
  * 1 KiB 4%), whose registers do not fit.
  */
 IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                                 const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+                                 const uint8_t *const keys[], size_t n, uint8_t pad[8][16],
+                                 int square)
 {
     /* a full group reads the caller's arrays; a short one fills copies */
     const uint8_t *pc[8], *kc[8];
@@ -298,10 +315,10 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
         kq = kc;
     }
     struct ifma_lanes_set a;
-    ifma_lanes_start(&a, kq);
     const size_t full = len / 16, rest = len % 16;
-    const int mixed = rest && (full & 1);
-    ifma_lanes_steps(&a, p, ifma_lanes_hb_full, full - mixed);
+    ifma_lanes_start(&a, kq, square);
+    const int mixed = square && rest && (full & 1);
+    ifma_lanes_steps(&a, p, ifma_lanes_hb_full, full - mixed, square);
     if (rest) {
         const uint8_t *q[8];
         for (unsigned l = 0; l < 8; l++) {
@@ -314,7 +331,7 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
             a.h = ifma_mul2red(ifma_add(a.h, ifma_lanes_blocks(p, off, h1)), a.r2,
                                ifma_lanes_blocks(q, 0, _mm512_setzero_si512()), a.r);
         } else {
-            ifma_lanes_steps(&a, q, ifma_lanes_hb_pad, 1);
+            ifma_lanes_steps(&a, q, ifma_lanes_hb_pad, 1, 0);
         }
     }
     _Alignas(64) uint8_t t[8][16];
@@ -395,7 +412,7 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
     for (unsigned l = 0; l < 8; l++)
         p1[l] = p2[l] = zero;
     struct ifma_lanes_set a;
-    ifma_lanes_start(&a, kq);
+    ifma_lanes_start(&a, kq, 1);
     const __m512i hbit = ifma_bcastk(&ifma_k.hibit[1]);
     struct ifma_h h = a.h;
     unsigned k1 = 0, k2 = 0;
@@ -442,10 +459,30 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
  * alignment whatever code comes before them (one build to the next, the
  * same loops measured up to 5% apart with their alignment alone). */
 static __attribute__((noinline, aligned(64))) void
-ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                    const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+ifma_lanes_same_sq(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                   const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, pad);
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 1);
+}
+
+static __attribute__((noinline, aligned(64))) void
+ifma_lanes_same_short(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                      const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+{
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 0);
+}
+
+/* A group of one length: up to IFMA_LANES_NO_SQUARE bytes one block a
+ * step, longer ones two (a copy of the code each: no test of the length
+ * in the steps). */
+IFMA_INLINE void ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const msgs[],
+                                     size_t len, const uint8_t *const keys[], size_t n,
+                                     uint8_t pad[8][16])
+{
+    if (len > IFMA_LANES_NO_SQUARE)
+        ifma_lanes_same_sq(out, msgs, len, keys, n, pad);
+    else
+        ifma_lanes_same_short(out, msgs, len, keys, n, pad);
 }
 
 static __attribute__((noinline, aligned(64))) void
