@@ -151,12 +151,14 @@ static const size_t auth_len[USE_STREAM] = {4096, 4096, 64, 600, 700, 1024, 1040
 static const size_t pieces[] = {13, 1000, 2048, 64, 80, 48, 16, 40, 700};
 /* batches under one key: the lanes, the inline scalar path, the kernel's
  * one-shot path (the first 6); one and two sets of lanes with refills
- * (all 20); one length for all, on one set (8) and two (16) */
+ * (all 20); one length for all, on one set (8) and two (16), and short
+ * ones of one length (groups of one to three blocks: 8 of 33 B) */
 #define NBATCH 20
 static const size_t batch_len[NBATCH] = {16, 77, 200, 600, 1100, 4096, 64, 300, 33, 900,
                                          16, 77, 200, 600, 48, 64, 300, 33, 900, 5};
 static const size_t batch_same[NBATCH] = {65, 65, 65, 65, 65, 65, 65, 65, 65, 65,
                                           65, 65, 65, 65, 65, 65, 65, 65, 65, 65};
+static const size_t batch_short[8] = {33, 33, 33, 33, 33, 33, 33, 33};
 
 /* The stream of short pieces is left open, outside the stack, so that
  * no final follows its last piece; main finishes it after the scan. */
@@ -193,6 +195,7 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
         rc |= polymac_auth_batch(tp, mp, batch_len, kp, NBATCH);
         rc |= polymac_auth_batch(tp, mp, batch_same, kp, 8);
         rc |= polymac_auth_batch(tp, mp, batch_same, kp, 16);
+        rc |= polymac_auth_batch(tp, mp, batch_short, kp, 8);
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
         rc = polymac_init(&open_state, key);
