@@ -270,12 +270,6 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
          * lanes run by run */
         if (c < n)
             return by_runs(k, tags, msgs, lens, keys, n, 0);
-        if (n <= k->lanes_direct && !diff && max) {
-            /* the kernel reads every input before it writes a tag */
-            k->lanes(tags, (const uint8_t *const *)msgs, lens, keys, n);
-            polymac_after_kernel(k);
-            return POLYMAC_OK;
-        }
         /* A short batch into a buffer of its own: every input is read
          * before the first tag is written, whatever the layout, so the
          * spans need no scan (copying the tags costs less). */

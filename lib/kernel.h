@@ -128,11 +128,6 @@ struct polymac_kernel {
     struct polymac_lanes_count {
         size_t upto, same, mixed;
     } lanes_counts[POLYMAC_LANES_COUNTS];
-    /* A batch of at most lanes_direct messages of one length, not 0,
-     * whose tags the lanes entry writes only after it has read every
-     * message and key: the front end then hands it the caller's tags,
-     * with no buffer (0: never). */
-    size_t lanes_direct;
     /* Optional: a batch of at most 64 messages, as the caller passed it
      * to polymac_auth_batch, before the front end has checked its
      * entries (the arrays are not NULL, n >= 1, and n is at least the

@@ -1168,7 +1168,6 @@ POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
                             .lanes = polymac_lanes_x86_avx512ifma,
                             .lanes_max = IFMA_LANES_MAX,
                             .lanes_counts = IFMA_LANES_COUNTS,
-                            .lanes_direct = IFMA_LANES_DIRECT,
                             .lanes_batch = polymac_lanes_batch_x86_avx512ifma);
 
 #ifdef POLYMAC_TEST_KERNELS

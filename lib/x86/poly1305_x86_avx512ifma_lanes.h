@@ -91,13 +91,6 @@
      {IFMA_LANES_LONG, IFMA_LANES_MIN, IFMA_LANES_MIN_MIXED},                        \
      {SIZE_MAX, IFMA_LANES_MIN + 1, IFMA_LANES_MIN_MIXED}}
 
-/* lib/kernel.h's lanes_direct: a batch of up to eight messages of one
- * length (not 0) runs on one set (ifma_lanes_same), which has loaded
- * every block and key, s included, before it stores the first tag.
- * Without the front end's tag buffer 8 x 64 B took 174 TSC cycles, not
- * 186 (Emerald Rapids, polymac-ab --batch 8). */
-#define IFMA_LANES_DIRECT 8
-
 /* A set of eight lanes: h, r, and r^2 (a step takes two blocks). */
 struct ifma_lanes_set {
     struct ifma_h h;
@@ -556,8 +549,9 @@ static int polymac_lanes_batch_x86_avx512ifma(uint8_t *const tags[], const void 
         return POLYMAC_EINVAL;
     if (n > 8) {
         /* more than one group: a tag written by one group must not land
-         * on a message or key a later group reads (up to eight, the
-         * group reads every input before it writes a tag) */
+         * on a message or key a later group reads (up to eight, the one
+         * set has loaded every block and key, s included, before it
+         * stores the first tag: no span to check) */
         const uint64_t lo = _mm512_reduce_min_epu64(_mm512_min_epu64(mlo, klo));
         const uint64_t hi = _mm512_reduce_max_epu64(
             _mm512_max_epu64(_mm512_add_epi64(mhi, _mm512_set1_epi64((long long)len)),
