@@ -66,6 +66,9 @@
  * builds with either choice in one process, TSC cycles): one length,
  * n = 4: 16 B 145 / 108, 48 B 180 / 172; n = 5: 16 B 141 / 130, 32 B
  * 159 / 175, 48 B 182 / 211; from six the lanes win at every length.
+ * Again with the groups of one block a step (IFMA_LANES_NO_SQUARE), lanes
+ * against one by one at n = 4: 16 B 0.92x, 32 B 1.01x, 48 B 1.04x; n = 2
+ * and 3 0.55-0.71x: five still.
  * Mixed (16/32/48 B and other mixes of those): the one-by-one path won
  * up to twelve (n = 8 303 / 224, n = 12 448 / 342), sixteen split (538 /
  * 446, 382 / 452, 467 / 426), 32 went to the lanes (1155 / 1128, 924 /
