@@ -348,13 +348,29 @@ int polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
     int acc = 0;
     for (size_t i = 0; i < n; i += RUN) {
         size_t c = n - i < RUN ? n - i : RUN;
-        run(k, local, msgs + i, lens + i, keys + i, c);
+        int done = 0;
+        if (k->lanes_batch && c >= lanes_min(k, 0, lens[i])) {
+            /* the kernel's own batch path, into these rows (apart from
+             * every input) */
+            uint8_t *rows[RUN];
+            for (size_t j = 0; j < c; j++)
+                rows[j] = local[j];
+            done = k->lanes_batch(rows, msgs + i, lens + i, keys + i, c) == 0;
+            if (done)
+                polymac_after_kernel(k);
+        }
+        if (!done)
+            run(k, local, msgs + i, lens + i, keys + i, c);
         for (size_t j = 0; j < c; j++) {
             int r = polymac_compare_tags(local[j], tags[i + j]);
             results[i + j] = r;
             acc |= r;
+            /* the expected tag, zeroed once compared: a 16-byte store a
+             * row (a memset of the rows becomes rep stos, whose start-up
+             * cost 8 x 64 B about 8%) */
+            memset(local[j], 0, 16);
+            __asm__ __volatile__("" : : "r"(local[j]) : "memory");
         }
     }
-    polymac_wipe(local, sizeof local);
     return acc;
 }

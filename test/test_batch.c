@@ -374,7 +374,9 @@ END_TEST
 /* Batches of one length of up to a run, the ones a kernel may check
  * itself (lanes_batch): each NULL tag, key or message at each position is
  * POLYMAC_EINVAL with nothing written; a differing length, or an empty
- * message given as NULL, at each position gives the right tags. */
+ * message given as NULL, at each position gives the right tags, and so
+ * does the batch of one length; each valid batch verifies, and with one
+ * tag a bit off fails for that entry alone. */
 START_TEST(misuse_small_batches)
 {
     static const size_t lens_tried[] = {40, 64, 100, 1000};
@@ -394,7 +396,7 @@ START_TEST(misuse_small_batches)
         for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
             const size_t n = ns[ni];
             for (size_t p = 0; p < n; p++) {
-                for (int what = 0; what < 5; what++) {
+                for (int what = 0; what < 6; what++) {
                     for (size_t i = 0; i < n; i++) {
                         memset(tb[i], 0xa5, 16);
                         tags[i] = tb[i];
@@ -410,10 +412,10 @@ START_TEST(misuse_small_batches)
                         msgs[p] = NULL;
                     else if (what == 3)
                         lens[p] = lens_tried[li] - 1 - p % 16;   /* valid */
-                    else {
+                    else if (what == 4) {
                         lens[p] = 0;                             /* valid */
                         msgs[p] = NULL;
-                    }
+                    }                                            /* 5: one length */
                     const int rc = polymac_auth_batch(tags, msgs, lens, keys, n);
                     for (size_t i = 0; i < n; i++) {
                         if (what < 3) {
@@ -427,6 +429,25 @@ START_TEST(misuse_small_batches)
                         }
                     }
                     ck_assert_int_eq(rc, what < 3 ? POLYMAC_EINVAL : 0);
+                    /* the same batch verified: against the right tags,
+                     * then with entry p's tag one bit off */
+                    const uint8_t *ct[64];
+                    int results[64];
+                    for (size_t i = 0; i < n; i++)
+                        ct[i] = tags[i];
+                    int vrc = polymac_verify_batch(ct, msgs, lens, keys, n, results);
+                    if (what < 3) {
+                        ck_assert_int_eq(vrc, POLYMAC_EINVAL);
+                        continue;
+                    }
+                    ck_assert_int_eq(vrc, 0);
+                    for (size_t i = 0; i < n; i++)
+                        ck_assert_int_eq(results[i], 0);
+                    tb[p][p % 16] ^= 0x10;
+                    vrc = polymac_verify_batch(ct, msgs, lens, keys, n, results);
+                    ck_assert_int_eq(vrc, POLYMAC_EBADTAG);
+                    for (size_t i = 0; i < n; i++)
+                        ck_assert_int_eq(results[i], i == p ? POLYMAC_EBADTAG : 0);
                 }
             }
         }

@@ -196,6 +196,14 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
         rc |= polymac_auth_batch(tp, mp, batch_same, kp, 8);
         rc |= polymac_auth_batch(tp, mp, batch_same, kp, 16);
         rc |= polymac_auth_batch(tp, mp, batch_short, kp, 8);
+        /* verified: the expected tags live in the library's rows */
+        const uint8_t *ctp[NBATCH];
+        int res[NBATCH];
+        for (int i = 0; i < NBATCH; i++)
+            ctp[i] = tags[i];
+        polymac_auth_batch(tp, mp, batch_same, kp, 16);
+        rc |= polymac_verify_batch(ctp, mp, batch_same, kp, 16, res);
+        rc |= polymac_verify_batch(ctp, mp, batch_len, kp, NBATCH, res) == POLYMAC_EBADTAG ? 0 : -1;
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
         rc = polymac_init(&open_state, key);
