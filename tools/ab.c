@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- *   polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--state-at OFF]
+ *   polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--verify] [--state-at OFF]
  *              [--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...
  *
  * Loads both libraries, each in a link-map namespace of its own (they
@@ -18,7 +18,9 @@
  * --vs-loop N both: OLD.so runs the messages through polymac_auth one
  * by one, NEW.so through polymac_auth_batch (give the same library twice:
  * old/new is then the batch's gain over the loop, timed in one process,
- * where two processes' minima differed by up to 10%).  Rounds alternate
+ * where two processes' minima differed by up to 10%); --verify makes
+ * those three verify the messages' right tags instead (polymac_verify,
+ * polymac_verify_batch).  Rounds alternate
  * which library goes first, so drift and another tenant's load hit both
  * alike; each round is 64 messages.  Prints, per size, the minimum and the
  * median over 801 rounds, in clock ticks per message (TSC cycles on x86,
@@ -57,6 +59,9 @@ struct lib {
     int (*select)(const char *);
     int (*batch)(uint8_t *const *, const void *const *, const size_t *,
                  const uint8_t *const *, size_t);
+    int (*verify)(const uint8_t *, const void *, size_t, const uint8_t *);
+    int (*vbatch)(const uint8_t *const *, const void *const *, const size_t *,
+                  const uint8_t *const *, size_t, int *);
 };
 
 static int load(struct lib *l)
@@ -72,6 +77,8 @@ static int load(struct lib *l)
     *(void **)&l->final = dlsym(h, "polymac_final");
     *(void **)&l->select = dlsym(h, "polymac_backend_select");
     *(void **)&l->batch = dlsym(h, "polymac_auth_batch");
+    *(void **)&l->verify = dlsym(h, "polymac_verify");
+    *(void **)&l->vbatch = dlsym(h, "polymac_verify_batch");
     if (!l->auth || !l->init || !l->update || !l->final || !l->select) {
         fprintf(stderr, "polymac-ab: %s is not libpolymac\n", l->path);
         return -1;
@@ -90,6 +97,8 @@ static uint8_t btags[BATCH_MAX][16], *bt[BATCH_MAX];
 static const void *bm[BATCH_MAX];
 static const uint8_t *bk[BATCH_MAX];
 static size_t bl[BATCH_MAX];
+static int verify;                /* --verify */
+static int bres[BATCH_MAX];
 
 /* ticks for KEYS messages of len bytes, or for the round's batches */
 static uint64_t run(const struct lib *l, int which, size_t len)
@@ -98,7 +107,12 @@ static uint64_t run(const struct lib *l, int which, size_t len)
         const size_t reps = nbatch < KEYS ? KEYS / nbatch : 1;
         uint64_t t0 = test_ticks();
         for (size_t r = 0; r < reps; r++) {
-            if (seq >> which & 1)
+            if (verify && seq >> which & 1)
+                for (size_t i = 0; i < nbatch; i++)
+                    l->verify(bt[i], bm[i], bl[i], bk[i]);
+            else if (verify)
+                l->vbatch((const uint8_t *const *)bt, bm, bl, bk, nbatch, bres);
+            else if (seq >> which & 1)
                 for (size_t i = 0; i < nbatch; i++)
                     l->auth(bt[i], bm[i], bl[i], bk[i]);
             else
@@ -129,7 +143,7 @@ static int cmpu(const void *a, const void *b)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] "
+    fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--verify] "
                     "[--state-at OFF] "
                     "[--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...\n");
     return 2;
@@ -141,6 +155,11 @@ int main(int argc, char **argv)
     long state_at = -1, msg_at = 0;
     int a = 1;
     for (; a < argc && !strncmp(argv[a], "--", 2); a += 2) {
+        if (!strcmp(argv[a], "--verify")) {
+            verify = 1;
+            a--;                        /* no value */
+            continue;
+        }
         if (a + 1 >= argc)
             return usage();
         if (!strcmp(argv[a], "--stream"))
@@ -172,8 +191,10 @@ int main(int argc, char **argv)
     if (state_at > 4095 || (state_at >= 0 && state_at % 8) || msg_at < 0 || msg_at > 4095 ||
         nbatch > BATCH_MAX || (nbatch && piece))
         return usage();
-    if (nbatch && (!lib[0].batch || !lib[1].batch)) {
-        fprintf(stderr, "polymac-ab: --batch needs polymac_auth_batch in both builds\n");
+    if ((nbatch && (!lib[0].batch || !lib[1].batch)) || (verify && !nbatch) ||
+        (verify && (!lib[0].vbatch || !lib[1].vbatch))) {
+        fprintf(stderr, "polymac-ab: --batch needs polymac_auth_batch in both builds, "
+                        "--verify a batch mode and polymac_verify_batch\n");
         return 1;
     }
     uint8_t *pages = aligned_alloc(4096, MAXLEN + 4096);
@@ -212,6 +233,8 @@ int main(int argc, char **argv)
            backend ? ", one kernel" : "", msg_at);
     if (piece)
         printf(state_at >= 0 ? ", state at byte %ld of a page" : ", state on the stack", state_at);
+    if (verify)
+        printf(", verifying the right tags (polymac_verify, polymac_verify_batch)");
     printf("\n");
     printf("%8s %10s %10s %10s %10s %9s %9s\n", "bytes", "old min", "new min", "old med",
            "new med", "old/new", "(median)");
@@ -239,6 +262,9 @@ int main(int argc, char **argv)
         }
         if (off > MAXLEN)
             return usage();
+        if (verify)                     /* the right tags, to be verified */
+            for (size_t i = 0; i < nbatch; i++)
+                lib[0].auth(bt[i], bm[i], bl[i], bk[i]);
         run(&lib[0], 0, len);
         run(&lib[1], 1, len);
         for (int r = 0; r < ROUNDS; r++) {
