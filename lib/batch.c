@@ -204,6 +204,22 @@ static int by_runs(const struct polymac_kernel *k, uint8_t *const tags[],
                    const void *const msgs[], const size_t lens[],
                    const uint8_t *const keys[], size_t n, int apart);
 
+/* A batch of at most a run through the kernel's own checks (lanes_batch,
+ * lib/kernel.h): its result, or 1 when the kernel has no such entry or
+ * the batch is too small for its lanes at the first length or does not
+ * suit it (the caller then goes on as without it). */
+static int kernel_batch(const struct polymac_kernel *k, uint8_t *const tags[],
+                        const void *const msgs[], const size_t lens[],
+                        const uint8_t *const keys[], size_t n)
+{
+    if (!k->lanes_batch || n > RUN || n < lanes_min(k, 0, lens[0]))
+        return 1;
+    const int rc = k->lanes_batch(tags, msgs, lens, keys, n);
+    if (rc <= 0)
+        polymac_after_kernel(k);
+    return rc;
+}
+
 int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
                        const size_t lens[], const uint8_t *const keys[], size_t n)
 {
@@ -211,7 +227,8 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
         return POLYMAC_OK;
     if (!tags || !msgs || !lens || !keys)
         return POLYMAC_EINVAL;
-    if (n == 1) {
+    const struct polymac_kernel *k = polymac_active();
+    if (n == 1 && k) {
         /* one message: polymac_auth's checks and path, when its tag lies
          * apart from its key (polymac_auth's every path reads the
          * message before it writes the tag, but some read s while they
@@ -220,23 +237,15 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
         const uint8_t *const key = keys[0];
         if (!t || !key || (!msgs[0] && lens[0]))
             return POLYMAC_EINVAL;
-        const struct polymac_kernel *k = polymac_active();
-        if (!k)
-            return POLYMAC_ENOKERNEL;
         if ((uintptr_t)t + 16 <= (uintptr_t)key || (uintptr_t)t >= (uintptr_t)key + 32) {
             polymac_auth_one(k, t, msgs[0], lens[0], key);
             return POLYMAC_OK;
         }
     }
-    const struct polymac_kernel *k = polymac_active();
-    if (k && k->lanes_batch && n <= RUN && n >= lanes_min(k, 0, lens[0])) {
-        /* a run's worth of messages, maybe of one length: the kernel
-         * checks them */
-        const int rc = k->lanes_batch(tags, msgs, lens, keys, n);
-        if (rc <= 0) {
-            polymac_after_kernel(k);
+    if (k) {
+        const int rc = kernel_batch(k, tags, msgs, lens, keys, n);
+        if (rc <= 0)
             return rc;
-        }
     }
     if (!k || !k->lanes || n <= RUN) {
         /* The NULL checks alone (the spans matter only for a long batch
@@ -348,18 +357,12 @@ int polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
     int acc = 0;
     for (size_t i = 0; i < n; i += RUN) {
         size_t c = n - i < RUN ? n - i : RUN;
-        int done = 0;
-        if (k->lanes_batch && c >= lanes_min(k, 0, lens[i])) {
-            /* the kernel's own batch path, into these rows (apart from
-             * every input) */
-            uint8_t *rows[RUN];
-            for (size_t j = 0; j < c; j++)
-                rows[j] = local[j];
-            done = k->lanes_batch(rows, msgs + i, lens + i, keys + i, c) == 0;
-            if (done)
-                polymac_after_kernel(k);
-        }
-        if (!done)
+        /* the kernel's own batch path, into these rows (apart from every
+         * input), or a run */
+        uint8_t *rows[RUN];
+        for (size_t j = 0; j < c; j++)
+            rows[j] = local[j];
+        if (kernel_batch(k, rows, msgs + i, lens + i, keys + i, c) != 0)
             run(k, local, msgs + i, lens + i, keys + i, c);
         for (size_t j = 0; j < c; j++) {
             int r = polymac_compare_tags(local[j], tags[i + j]);
