@@ -111,21 +111,10 @@ static inline void after_kernel(const struct polymac_kernel *k)
         polymac_burn_stack(k->stack_bytes);
 }
 
-static inline void after_kernel_short(const struct polymac_kernel *k)
-{
-    if (k->stack_bytes_short)
-        polymac_burn_stack(k->stack_bytes_short);
-}
-
-void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
-                       const uint8_t *msg, size_t len, const uint8_t key[32])
+void polymac_auth_blocks(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                         const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     uint8_t r[16], last[16];
-    if (k->auth) {
-        k->auth(ks, tag, msg, len, key);
-        after_kernel(k);
-        return;
-    }
     clamp(r, key);
     k->init(ks, r);
     polymac_wipe(r, sizeof r);
@@ -145,7 +134,7 @@ void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16]
 
 /* The same policy for the batch front end (lib/batch.c), called at the
  * depth of its kernel calls. */
-void polymac_after_kernel(const struct polymac_kernel *k)
+void polymac_wipe_dead_stack(const struct polymac_kernel *k)
 {
     after_kernel(k);
 }
@@ -174,7 +163,7 @@ int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
     const struct polymac_kernel *k;
     struct front *f;
     const uint8_t *in = msg;
-    int deep = 0, called = 0;
+    int called = 0;
     if (!st || (!msg && len))
         return POLYMAC_EINVAL;
     if (!(f = live(st, &k)))
@@ -197,7 +186,6 @@ int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
     }
     if (len >= 16) {
         k->blocks(kstate(f), in, len / 16, 1);
-        deep = len >= 4 * 16;
         called = 1;
         in += len - len % 16;
         len %= 16;
@@ -206,14 +194,8 @@ int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
         memcpy(f->buf, in, len);
         f->buflen = (uint8_t)len;
     }
-    /* Below four blocks a call runs every kernel's scalar code, whose
-     * frames are shallow (test_stack streams 13-byte pieces to check
-     * it): wiping kilobytes after each short piece would cost a stream
-     * of them many times its hashing. */
-    if (deep)
+    if (called)
         after_kernel(k);
-    else if (called)
-        after_kernel_short(k);
     return POLYMAC_OK;
 }
 

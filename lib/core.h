@@ -12,17 +12,10 @@
 #include "polymac.h"
 #include "kernel.h"
 
-/* The longest one-shot message the front end computes inline for k
- * (kernel.h: scalar_max, or the CPU's value where scalar_max_at points). */
-static inline size_t polymac_scalar_max(const struct polymac_kernel *k)
-{
-    return k->scalar_max_at ? *k->scalar_max_at : k->scalar_max;
-}
-
-/* One-shot MAC with a given kernel; ks is POLYMAC_KS_BYTES aligned to
- * POLYMAC_KS_ALIGN.  Shared by polymac_auth and the self-test. */
-void polymac_auth_with(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
-                       const uint8_t *msg, size_t len, const uint8_t key[32]);
+/* One-shot MAC through k's init, blocks and emit; ks is POLYMAC_KS_BYTES
+ * aligned to POLYMAC_KS_ALIGN. */
+void polymac_auth_blocks(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                         const uint8_t *msg, size_t len, const uint8_t key[32]);
 
 /* 0 when the tags are equal, POLYMAC_EBADTAG otherwise, without a branch
  * or an early exit on the data: every verify call compares with this. */
@@ -41,14 +34,10 @@ static inline int polymac_compare_tags(const uint8_t a[16], const uint8_t b[16])
 /* The front end's stack policy (core.c): zeroes k->stack_bytes of
  * the dead stack below the caller's frame, where a kernel call made from
  * that frame may have left key-derived values. */
-void polymac_after_kernel(const struct polymac_kernel *k);
-/* Zeroes n bytes of dead stack below the caller's frame (n a multiple of
- * 8), for code that runs a kernel's scalar path itself. */
-void polymac_burn_stack(uint32_t n);
+void polymac_wipe_dead_stack(const struct polymac_kernel *k);
 /* polymac_auth's work with kernel k, without the argument checks: the
- * radix-2^64 one-shot up to k's scalar_max, else the kernel's one-shot
- * path, each under that policy (defined in polymac.c; the batch front
- * end runs the messages its lanes do not take through it). */
+ * kernel's auth, else its init, blocks and emit, each under the stack
+ * rule (polymac.c; the batch calls and the self-test use it too). */
 void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
                       size_t len, const uint8_t key[32]);
 

@@ -12,48 +12,47 @@
 #if defined(POLYMAC_USE_CPU_FEATURES) && defined(__x86_64__)
 #  include "cpuinfo_x86.h"
 #endif
-#if defined(__x86_64__) && !defined(POLYMAC_USE_CPU_FEATURES)
+#if defined(__x86_64__)
 #  include <cpuid.h>
 #endif
 #if defined(__linux__) && !defined(__x86_64__)
 #  include <sys/auxv.h>
 #endif
-#include "x86/tuning.h"
 
 #define PROBED (1u << 31)
 
-#if defined(__x86_64__) && !defined(POLYMAC_USE_CPU_FEATURES)
 /* Vendor, family and model from CPUID leaves 0 and 1, as the SDM and
  * AMD's manual combine them (and /proc/cpuinfo prints them): the extended
  * family is added to a base family of 15, the extended model is the high
  * nibble of the model for base families 6 and 15. */
-static void x86_id(uint32_t *vendor, uint32_t *family, uint32_t *model)
+struct polymac_cpu_id polymac_cpu_id(void)
 {
+    struct polymac_cpu_id id = {POLYMAC_CPU_VENDOR_OTHER, 0, 0};
+#if defined(__x86_64__)
     unsigned a, b, c, d;
-    *vendor = POLYMAC_X86_VENDOR_OTHER;
-    *family = *model = 0;
     if (!__get_cpuid(0, &a, &b, &c, &d))
-        return;
+        return id;
     char v[13];
     memcpy(v, &b, 4);
     memcpy(v + 4, &d, 4);
     memcpy(v + 8, &c, 4);
     v[12] = 0;
     if (strcmp(v, "GenuineIntel") == 0)
-        *vendor = POLYMAC_X86_VENDOR_INTEL;
+        id.vendor = POLYMAC_CPU_VENDOR_INTEL;
     else if (strcmp(v, "AuthenticAMD") == 0)
-        *vendor = POLYMAC_X86_VENDOR_AMD;
+        id.vendor = POLYMAC_CPU_VENDOR_AMD;
     if (a < 1 || !__get_cpuid(1, &a, &b, &c, &d))
-        return;
+        return id;
     uint32_t fam = (a >> 8) & 0xf, mod = (a >> 4) & 0xf;
     if (fam == 6 || fam == 15)
         mod |= ((a >> 16) & 0xf) << 4;
     if (fam == 15)
         fam += (a >> 20) & 0xff;
-    *family = fam;
-    *model = mod;
-}
+    id.family = fam;
+    id.model = mod;
 #endif
+    return id;
+}
 
 static uint32_t probe(void)
 {
@@ -75,13 +74,6 @@ static uint32_t probe(void)
      * multiplies, slowing the code around ours too. */
     if (GetX86Microarchitecture(&info) == INTEL_SKL && f->avx512f != 0)
         b |= POLYMAC_CPU_X86_ZMM_DOWNCLOCK;
-    /* the break-evens for this core (x86/tuning.c), before any kernel is
-     * selected */
-    uint32_t vendor = strcmp(info.vendor, "GenuineIntel") == 0   ? POLYMAC_X86_VENDOR_INTEL
-                      : strcmp(info.vendor, "AuthenticAMD") == 0 ? POLYMAC_X86_VENDOR_AMD
-                                                                 : POLYMAC_X86_VENDOR_OTHER;
-    polymac_x86_tuning_use(polymac_x86_tuning_find(vendor, (uint32_t)info.family,
-                                                   (uint32_t)info.model));
 #  else
     /* libgcc's probe also checks XCR0 */
     __builtin_cpu_init();
@@ -97,11 +89,6 @@ static uint32_t probe(void)
     if (__builtin_cpu_is("skylake-avx512") || __builtin_cpu_is("cascadelake")
         || __builtin_cpu_is("cooperlake"))
         b |= POLYMAC_CPU_X86_ZMM_DOWNCLOCK;
-    /* the break-evens for this core (x86/tuning.c), before any kernel is
-     * selected: the same row cpu_features would give */
-    uint32_t vendor, family, model;
-    x86_id(&vendor, &family, &model);
-    polymac_x86_tuning_use(polymac_x86_tuning_find(vendor, family, model));
 #  endif
 #elif defined(__aarch64__)
     if (getauxval(AT_HWCAP) & (1ul << 1))   /* HWCAP_ASIMD */
@@ -123,18 +110,13 @@ static uint32_t probe(void)
     if (hw & 2048ul)                                /* HWCAP_S390_VX */
         b |= POLYMAC_CPU_S390X_VX;
 #endif
-#if !defined(__x86_64__)
-    /* no x86 kernel here: the default row, which nothing reads */
-    polymac_x86_tuning_use(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_OTHER, 0, 0));
-#endif
     return b;
 }
 
 uint32_t polymac_cpu_bits(void)
 {
     static _Atomic uint32_t cached;
-    /* acquire/release: a thread that sees the bits also sees the
-     * break-even row the probe wrote before them (x86/tuning.c) */
+    /* racing threads probe alike and store the same bits */
     uint32_t b = atomic_load_explicit(&cached, memory_order_acquire);
     if (!(b & PROBED)) {
         b = probe() | PROBED;

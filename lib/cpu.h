@@ -28,6 +28,18 @@
  * Thread-safe: the probe is idempotent. */
 uint32_t polymac_cpu_bits(void);
 
+/* What the CPU is, for the kernels' folders to look up their tuning in
+ * (lib/x86/tuning.c): on x86-64 CPUID's vendor, and family and model as
+ * /proc/cpuinfo prints them (base plus extended); zero elsewhere.  The
+ * probe knows no kernel's thresholds. */
+#define POLYMAC_CPU_VENDOR_OTHER 0u
+#define POLYMAC_CPU_VENDOR_INTEL 1u
+#define POLYMAC_CPU_VENDOR_AMD 2u
+struct polymac_cpu_id {
+    uint32_t vendor, family, model;
+};
+struct polymac_cpu_id polymac_cpu_id(void);
+
 /* Writes a space-separated list of the feature names in bits to buf
  * (always NUL-terminated when cap > 0). */
 void polymac_cpu_describe(uint32_t bits, char *buf, unsigned cap);

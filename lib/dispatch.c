@@ -11,6 +11,9 @@
 #include "dispatch.h"
 #include "core.h"
 #include "selftest_kat.h"
+#ifdef POLYMAC_HAVE_X86_TUNING
+#include "x86/tuning.h"
+#endif
 
 _Atomic(const struct polymac_kernel *) polymac_active_kernel;
 
@@ -48,8 +51,8 @@ static unsigned tag_diff(const uint8_t tag[16], const uint8_t want[16])
     return diff;
 }
 
-/* The batch entry: the known answers the lanes take (those of at most
- * lanes_max bytes, which is all the front end hands them) as batches of
+/* The batch lanes: the known answers they take (those of at most
+ * max_len bytes, which is all the front end hands them) as batches of
  * 7 and 12, the answers in turn, so that a batch mixes lengths and a
  * length recurs. */
 static unsigned selftest_lanes(const struct polymac_kernel *k)
@@ -71,7 +74,7 @@ static unsigned selftest_lanes(const struct polymac_kernel *k)
     for (unsigned e = 0; e < NKAT; e++) {
         size_t len = e < POLYMAC_KAT_ONESHOTS ? polymac_kat_oneshot_len[e]
                                               : polymac_kat_stream_len(e - POLYMAC_KAT_ONESHOTS);
-        if (len <= k->lanes_max)
+        if (len <= k->lanes->max_len)
             use[nuse++] = e;
     }
     if (!nuse)
@@ -88,8 +91,8 @@ static unsigned selftest_lanes(const struct polymac_kernel *k)
     }
     /* 7 and 12 entries: a kernel may run a small batch another way */
     for (unsigned nb = 7; nb <= 12; nb += 5) {
-        k->lanes(out, msgs, lens, keys, nb);
-        polymac_after_kernel(k);
+        k->lanes->run(out, msgs, lens, keys, nb);
+        polymac_wipe_dead_stack(k);
         for (unsigned j = 0; j < nb; j++)
             diff |= tag_diff(tags[j], want[j]);
     }
@@ -98,7 +101,6 @@ static unsigned selftest_lanes(const struct polymac_kernel *k)
 
 static int selftest(const struct polymac_kernel *k)
 {
-    _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
     uint8_t msg[POLYMAC_KAT_MSG_MAX], key[32], tag[16];
     polymac_state st;
     unsigned diff = 0;
@@ -106,7 +108,7 @@ static int selftest(const struct polymac_kernel *k)
     memset(msg, 0xff, sizeof msg);
     memset(key, 0xff, sizeof key);
     for (unsigned i = 0; i < POLYMAC_KAT_ONESHOTS; i++) {
-        polymac_auth_with(k, ks, tag, msg, polymac_kat_oneshot_len[i], key);
+        polymac_auth_one(k, tag, msg, polymac_kat_oneshot_len[i], key);
         diff |= tag_diff(tag, polymac_kat_oneshot_tag[i]);
     }
     for (unsigned i = 0; i < POLYMAC_KAT_STREAMS; i++) {
@@ -184,6 +186,15 @@ static int supported_by_name(const char *name)
     return 0;
 }
 
+/* The CPU's tuning rows, before any kernel runs (the self-test) or is
+ * published: the publication's release carries them to every reader. */
+static void choose_tuning(void)
+{
+#ifdef POLYMAC_HAVE_X86_TUNING
+    polymac_x86_tuning_choose();
+#endif
+}
+
 static const struct polymac_kernel *choose_initial(void)
 {
     /* secure_getenv: a set-user-ID program ignores the override */
@@ -222,6 +233,7 @@ const struct polymac_kernel *polymac_select_first(void)
 {
     /* Racing threads compute the same answer; the first store wins and
      * later ones keep it (or a select's choice made meanwhile). */
+    choose_tuning();
     const struct polymac_kernel *k = choose_initial();
     const struct polymac_kernel *expected = NULL;
     if (!atomic_compare_exchange_strong_explicit(&polymac_active_kernel, &expected, k,
@@ -252,6 +264,7 @@ size_t polymac_backend_list(const char **names, size_t cap)
      * (usable, but not chosen automatically) come after the rest */
     uint32_t cpu = polymac_cpu_bits();
     size_t n = 0;
+    choose_tuning();
     /* first pass: kernels not avoided on this CPU; second: the avoided */
     for (int list_avoided = 0; list_avoided <= 1; list_avoided++)
         for (unsigned i = 0; i < polymac_registry_size; i++) {
@@ -268,6 +281,7 @@ size_t polymac_backend_list(const char **names, size_t cap)
 int polymac_backend_select(const char *name)
 {
     const struct polymac_kernel *k;
+    choose_tuning();
     if (!name || !*name || strcmp(name, "auto") == 0) {
         k = choose_auto();
         if (!k)

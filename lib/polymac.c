@@ -10,70 +10,24 @@
 #include "core.h"
 #include "kernels.h"
 #include "util.h"
-#ifdef POLYMAC_HAVE_R64
-#include "generic/r64.h"
-#endif
 
-#ifdef POLYMAC_HAVE_R64
-/* The front end's radix-2^64 one-shot (scalar_max), under the stack
- * policy (core.c).  Where r64.h runs its block loop as x86-64 assembly, h, r and
- * the key stay in registers (only the padded last block touches memory,
- * and it is wiped), so the code is inlined into its caller and costs
- * nothing more.  Elsewhere the loop is C, and compilers spill r, s1 or h
- * into the frame (GCC 12 on s390x spills r1): the code runs out of
- * line, and its dead frame is zeroed at the same depth right after, as
- * deep as R64_STACK_BYTES: the frame -fstack-usage gives for
- * auth_scalar_frame, rounded up with room to spare. */
-#ifdef POLYMAC_R64_ASM
-static inline void auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
-                               const uint8_t key[32])
-{
-    polymac_r64_auth(tag, msg, len, key);
-}
-#else
-#if defined(__aarch64__) || defined(__powerpc64__)
-#define R64_STACK_BYTES 256     /* frames of 112 (aarch64), 208 (ppc64le) */
-#elif defined(__s390x__)
-#define R64_STACK_BYTES 512     /* 280, a 160-byte register save area in it */
-#else
-#define R64_STACK_BYTES 512
-#endif
-__attribute__((noinline)) static void auth_scalar_frame(uint8_t tag[16], const uint8_t *msg,
-                                                        size_t len, const uint8_t key[32])
-{
-    polymac_r64_auth(tag, msg, len, key);
-}
-
-static inline void auth_scalar(uint8_t tag[16], const uint8_t *msg, size_t len,
-                               const uint8_t key[32])
-{
-    auth_scalar_frame(tag, msg, len, key);
-    polymac_burn_stack(R64_STACK_BYTES);
-}
-#endif
-#endif
-
-/* The kernel's own path, out of line: its 1 KiB stack state (never
+/* init, blocks and emit, out of line: their 1 KiB stack state (never
  * memset: the kernel initialises what it uses and emit wipes it) would
  * otherwise cost every short message a realigned frame. */
-__attribute__((noinline)) static void auth_kernel(const struct polymac_kernel *k,
+__attribute__((noinline)) static void auth_blocks(const struct polymac_kernel *k,
                                                   uint8_t tag[16], const uint8_t *msg,
                                                   size_t len, const uint8_t key[32])
 {
     _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
-    polymac_auth_with(k, ks, tag, msg, len, key);
+    polymac_auth_blocks(k, ks, tag, msg, len, key);
 }
 
 void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
                       size_t len, const uint8_t key[32])
 {
-#ifdef POLYMAC_HAVE_R64
-    if (len <= polymac_scalar_max(k)) {
-        auth_scalar(tag, msg, len, key);
+    if (k->auth && k->auth(tag, msg, len, key) == 0)
         return;
-    }
-#endif
-    auth_kernel(k, tag, msg, len, key);
+    auth_blocks(k, tag, msg, len, key);
 }
 
 /* polymac_auth without the argument checks.  polymac_verify calls this

@@ -72,6 +72,10 @@ static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t r
     last[rest] = 1;
 }
 
+/* Zeroes n bytes of dead stack below the caller's frame (n a multiple of
+ * 8), called at the depth of the kernel call it follows (core.c). */
+void polymac_burn_stack(uint32_t n);
+
 /* Clears secrets so that the compiler cannot drop the stores as dead. */
 static inline void polymac_wipe(void *p, size_t n)
 {

@@ -255,7 +255,7 @@ static size_t row_nmax(const struct tune_row *row)
     if (n == 0) {
         /* twice the compiled value and then some, so that a break-even
          * that moved is still inside */
-        n = 2 * (size_t)*row->compiled + 8;
+        n = 2 * (size_t)row->compiled() + 8;
         if (n < 24)
             n = 24;
     }
@@ -372,7 +372,8 @@ static void print_cpu(void)
            uarch, p);
     /* the values "compiled" compares against: the library's row for this
      * CPU, chosen by the same probe (x86/tuning.c) */
-    const struct polymac_x86_tuning_row *row = polymac_x86_tuning_row();
+    polymac_x86_tuning_choose();
+    const struct polymac_x86_tuning_row *row = polymac_x86_tuning_in_use;
     printf("break-even row: %s (%s)\n", row->name, row->source);
 #else
     printf("CPU: (not x86: no CPUID)\n");
@@ -539,7 +540,7 @@ int main(int argc, char **argv)
         /* loss: the worst length between the compiled and the measured
          * value, where the compiled value runs the path that loses (per
          * cent of the faster path's cost) */
-        const size_t compiled = *row->compiled;
+        const size_t compiled = row->compiled();
         double loss = 0, noise = 0;
         size_t a = compiled < med ? compiled : med;
         size_t b = compiled < med ? med : compiled;

@@ -38,8 +38,8 @@ enum tune_mode {
 struct tune_row {
     const char *kernel;        /* registry name */
     const char *name;          /* the threshold's macro */
-    const uint32_t *compiled;  /* its value in the library: the CPU's row
-                                  (x86/tuning.c), read once the probe ran */
+    uint32_t (*compiled)(void); /* its value in the library: the CPU's row
+                                   (x86/tuning.c) or the kernel's constant */
     enum tune_mode mode;
     /* the build where the path the threshold guards runs from nmin on,
      * and the build where it never runs (NULL: the scalar one-shot) */
@@ -51,6 +51,13 @@ struct tune_row {
 /* A threshold no call of tools/tune reaches (16 MB); a plain int, so
  * that a kernel may also use its macros in #if and in int arithmetic. */
 #define TUNE_NEVER 1000000
+
+/* A row's compiled value, as variant 0 of a wrapper reads it. */
+#define TUNE_COMPILED(fn, macro)                                                  \
+    static uint32_t fn(void)                                                      \
+    {                                                                             \
+        return (uint32_t)(macro);                                                 \
+    }
 
 #define TUNE_CAT_(a, b) a##b
 #define TUNE_CAT(a, b) TUNE_CAT_(a, b)

@@ -5,27 +5,25 @@
 /*
  * usage: polymac-tune-row [--expect ROW]
  * prints the row in use, then checks:
- *   - every row holds values every kernel allows, the default row the
- *     values the kernels compiled in before the table, a row not yet
+ *   - every row holds values every kernel allows, a row not yet
  *     measured the default's values;
  *   - a CPU without a row (other models, families, vendors) gets the
  *     default row;
  *   - the row the probe chose is the one /proc/cpuinfo's vendor, family
  *     and model name (by a mapping of its own, not the table's lookup),
- *     and the values the kernels read and each x86 kernel's scalar_max
- *     are that row's; with --expect, that it is ROW instead (under
+ *     and the values the kernels read are that row's, chosen once a
+ *     kernel is active; with --expect, that it is ROW instead (under
  *     qemu, which emulates another CPU than /proc/cpuinfo describes).
  * Exit 0 when all hold, 1 when one fails, 77 (skipped) on an x86-64
- * machine without /proc/cpuinfo.  On other architectures the row in use
- * must be the default.
+ * machine without /proc/cpuinfo.  x86-64 only: the table is the x86
+ * kernels'.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "polymac.h"
 #include "cpu.h"
-#include "core.h"
-#include "kernels.h"
 #include "x86/tuning.h"
 
 static int failed;
@@ -43,7 +41,6 @@ static int same(const struct polymac_x86_tuning *a, const struct polymac_x86_tun
     return memcmp(a, b, sizeof *a) == 0;
 }
 
-#if defined(__x86_64__)
 /* The first processor's vendor, family and model, as /proc/cpuinfo
  * prints them; 0 when it cannot be read. */
 static int cpuinfo(char vendor[32], unsigned *family, unsigned *model)
@@ -66,7 +63,13 @@ static int cpuinfo(char vendor[32], unsigned *family, unsigned *model)
     fclose(f);
     return got == 7;
 }
-#endif
+
+static const struct polymac_x86_tuning_row *find(uint32_t vendor, uint32_t family,
+                                                 uint32_t model)
+{
+    struct polymac_cpu_id id = {vendor, family, model};
+    return polymac_x86_tuning_find(id);
+}
 
 int main(int argc, char **argv)
 {
@@ -80,83 +83,52 @@ int main(int argc, char **argv)
     const struct polymac_x86_tuning_row *rows = polymac_x86_tuning_rows;
     const unsigned n = polymac_x86_tuning_nrows;
     const struct polymac_x86_tuning_row *def = &rows[n - 1];
-    const struct polymac_x86_tuning want_default = {
-        POLYMAC_X86_DEFAULT_AVX2_COLD, POLYMAC_X86_DEFAULT_AVX2_WARM,
-        POLYMAC_X86_DEFAULT_AVX2_R8, POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD,
-        POLYMAC_X86_DEFAULT_AVX512_MIN4_WARM, POLYMAC_X86_DEFAULT_AVX512_MIN8_COLD,
-        POLYMAC_X86_DEFAULT_AVX512_MIN8_WARM, POLYMAC_X86_DEFAULT_IFMA_COLD,
-        POLYMAC_X86_DEFAULT_IFMA_WARM, POLYMAC_X86_DEFAULT_IFMA_LANES,
-    };
 
-    /* the probe first: it chooses the row */
-    (void)polymac_cpu_bits();
-    const struct polymac_x86_tuning_row *row = polymac_x86_tuning_row();
+    /* a kernel selected: the dispatcher chose the row before */
+    (void)polymac_backend_name();
+    const struct polymac_x86_tuning_row *row = polymac_x86_tuning_in_use;
     printf("row in use: %s (%s)\n", row->name, row->source);
 
     /* the table */
-    check(strcmp(def->name, "default") == 0 && def->vendor == POLYMAC_X86_VENDOR_OTHER,
+    check(strcmp(def->name, "default") == 0 && def->vendor == POLYMAC_CPU_VENDOR_OTHER,
           "the last row is the default");
-    check(same(&def->t, &want_default), "the default row holds the values compiled in before");
     for (unsigned i = 0; i < n; i++) {
         char what[128];
         snprintf(what, sizeof what, "row %s holds values every kernel allows", rows[i].name);
-        check(polymac_x86_tuning_ok(&rows[i].t), what);
+        check(POLYMAC_X86_TUNING_OK(rows[i].t), what);
         if (strstr(rows[i].source, "not yet measured")) {
             snprintf(what, sizeof what, "row %s, not yet measured, is the default", rows[i].name);
             check(same(&rows[i].t, &def->t), what);
         }
         if (i + 1 < n) {
             snprintf(what, sizeof what, "row %s is found for its own CPU", rows[i].name);
-            check(polymac_x86_tuning_find(rows[i].vendor, rows[i].family,
-                                          rows[i].model == POLYMAC_X86_ANY_MODEL
-                                              ? 1 : rows[i].model) == &rows[i], what);
+            struct polymac_cpu_id id = {rows[i].vendor, rows[i].family,
+                                        rows[i].model == POLYMAC_X86_ANY_MODEL ? 1 : rows[i].model};
+            check(polymac_x86_tuning_find(id) == &rows[i], what);
         }
     }
 
     /* CPUs without a row */
-    check(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_INTEL, 6, 143) == def,
+    check(find(POLYMAC_CPU_VENDOR_INTEL, 6, 143) == def,
           "Sapphire Rapids (unmeasured) gets the default");
-    check(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_INTEL, 6, 85) == def,
+    check(find(POLYMAC_CPU_VENDOR_INTEL, 6, 85) == def,
           "Skylake-SP gets the default");
-    check(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_AMD, 25, 17) == def,
+    check(find(POLYMAC_CPU_VENDOR_AMD, 25, 17) == def,
           "Zen 4 gets the default");
-    check(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_OTHER, 6, 207) == def,
+    check(find(POLYMAC_CPU_VENDOR_OTHER, 6, 207) == def,
           "another vendor with Emerald Rapids' numbers gets the default");
-    check(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_OTHER, 26, 2) == def,
+    check(find(POLYMAC_CPU_VENDOR_OTHER, 26, 2) == def,
           "another vendor with Zen 5's family gets the default");
-    check(polymac_x86_tuning_find(POLYMAC_X86_VENDOR_INTEL, 26, 2) == def,
+    check(find(POLYMAC_CPU_VENDOR_INTEL, 26, 2) == def,
           "Intel with Zen 5's family gets the default");
 
     /* what the kernels read is the row in use */
-    check(same(&polymac_x86_tuned, &row->t), "the kernels read the row in use");
-#ifdef POLYMAC_HAVE_AVX2
-    check(polymac_scalar_max(&polymac_kernel_x86_avx2) == (size_t)row->t.avx2_cold * 16 - 1,
-          "x86-avx2's scalar_max follows the row's cold break-even");
-#endif
-#ifdef POLYMAC_HAVE_AVX512
-    {
-        /* eight lanes from MIN8_COLD, four from MIN4_COLD */
-        size_t cold = row->t.avx512_min8_cold < row->t.avx512_min4_cold
-                          ? row->t.avx512_min8_cold : row->t.avx512_min4_cold;
-        check(polymac_scalar_max(&polymac_kernel_x86_avx512) == cold * 16 - 1,
-              "x86-avx512's scalar_max follows the row's lower cold break-even");
-    }
-#endif
-#ifdef POLYMAC_HAVE_AVX512IFMA
-    check(polymac_scalar_max(&polymac_kernel_x86_avx512ifma) == (size_t)row->t.ifma_cold * 16 - 1,
-          "x86-avx512ifma's scalar_max follows the row's cold break-even");
-#endif
+    check(polymac_x86_tuning() == &row->t, "the kernels read the row in use");
 
     if (expect) {
         check(strcmp(row->name, expect) == 0, "the row in use is the one expected");
         return failed;
     }
-#if !defined(__x86_64__)
-    /* every CPU of another architecture gets the default (under qemu,
-     * /proc/cpuinfo describes the host) */
-    check(row == def, "the row in use is the default on this architecture");
-    return failed;
-#else
     /* the row this CPU should get, by /proc/cpuinfo */
     char vendor[32];
     unsigned family = 0, model = 0;
@@ -173,5 +145,4 @@ int main(int argc, char **argv)
     printf("/proc/cpuinfo: %s family %u model %u: row %s\n", vendor, family, model, want);
     check(strcmp(row->name, want) == 0, "the row in use is the one for /proc/cpuinfo's CPU");
     return failed;
-#endif
 }

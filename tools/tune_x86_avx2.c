@@ -17,13 +17,13 @@
 #error "variants 0 to 4"
 #endif
 #if TUNE_VARIANT >= 1
-#define POLYMAC_AVX2_COLD_BLOCKS 4
-#define POLYMAC_AVX2_WARM_BLOCKS (TUNE_VARIANT == 2 ? TUNE_NEVER : 4)
+#define POLYMAC_AVX2_COLD 4
+#define POLYMAC_AVX2_WARM (TUNE_VARIANT == 2 ? TUNE_NEVER : 4)
 #endif
 #if TUNE_VARIANT == 3
-#define POLYMAC_AVX2_R8_BLOCKS 1
+#define POLYMAC_AVX2_R8 1
 #elif TUNE_VARIANT == 4
-#define POLYMAC_AVX2_R8_BLOCKS TUNE_NEVER
+#define POLYMAC_AVX2_R8 TUNE_NEVER
 #endif
 
 #define polymac_kernel_x86_avx2 TUNE_CAT(tune_x86_avx2_, TUNE_VARIANT)
@@ -33,12 +33,16 @@
 extern struct polymac_kernel tune_x86_avx2_1, tune_x86_avx2_2, tune_x86_avx2_3,
     tune_x86_avx2_4;
 
+TUNE_COMPILED(avx2_cold, POLYMAC_AVX2_COLD)
+TUNE_COMPILED(avx2_warm, POLYMAC_AVX2_WARM)
+TUNE_COMPILED(avx2_r8, POLYMAC_AVX2_R8)
+
 const struct tune_row tune_rows_x86_avx2[] = {
-    {"x86-avx2", "POLYMAC_AVX2_COLD_BLOCKS", &polymac_x86_tuned.avx2_cold, TUNE_COLD,
+    {"x86-avx2", "POLYMAC_AVX2_COLD", avx2_cold, TUNE_COLD,
      &tune_x86_avx2_1, NULL, "r64 one-shot", 4, 0},
-    {"x86-avx2", "POLYMAC_AVX2_WARM_BLOCKS", &polymac_x86_tuned.avx2_warm, TUNE_WARM,
+    {"x86-avx2", "POLYMAC_AVX2_WARM", avx2_warm, TUNE_WARM,
      &tune_x86_avx2_1, &tune_x86_avx2_2, "scalar", 4, 0},
-    {"x86-avx2", "POLYMAC_AVX2_R8_BLOCKS", &polymac_x86_tuned.avx2_r8, TUNE_COLD,
+    {"x86-avx2", "POLYMAC_AVX2_R8", avx2_r8, TUNE_COLD,
      &tune_x86_avx2_3, &tune_x86_avx2_4, "one-group loop", 4, 0},
     {0},
 };

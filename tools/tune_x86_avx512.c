@@ -28,15 +28,20 @@
 #if TUNE_VARIANT == 0
 extern struct polymac_kernel tune_x86_avx512_1, tune_x86_avx512_2, tune_x86_avx512_3;
 
+TUNE_COMPILED(min4_cold, POLYMAC_AVX512_MIN4_COLD)
+TUNE_COMPILED(min4_warm, POLYMAC_AVX512_MIN4_WARM)
+TUNE_COMPILED(min8_cold, POLYMAC_AVX512_MIN8_COLD)
+TUNE_COMPILED(min8_warm, POLYMAC_AVX512_MIN8_WARM)
+
 const struct tune_row tune_rows_x86_avx512[] = {
-    {"x86-avx512", "POLYMAC_AVX512_MIN4_COLD", &polymac_x86_tuned.avx512_min4_cold, TUNE_COLD,
+    {"x86-avx512", "POLYMAC_AVX512_MIN4_COLD", min4_cold, TUNE_COLD,
      &tune_x86_avx512_1, NULL, "r64 one-shot", 4, 0},
-    {"x86-avx512", "POLYMAC_AVX512_MIN4_WARM", &polymac_x86_tuned.avx512_min4_warm, TUNE_WARM,
+    {"x86-avx512", "POLYMAC_AVX512_MIN4_WARM", min4_warm, TUNE_WARM,
      &tune_x86_avx512_1, &tune_x86_avx512_3, "scalar", 4, 0},
     /* the baseline of the eight lanes: four from one group, scalar below */
-    {"x86-avx512", "POLYMAC_AVX512_MIN8_COLD", &polymac_x86_tuned.avx512_min8_cold, TUNE_COLD,
+    {"x86-avx512", "POLYMAC_AVX512_MIN8_COLD", min8_cold, TUNE_COLD,
      &tune_x86_avx512_2, &tune_x86_avx512_1, "four lanes", 1, 0},
-    {"x86-avx512", "POLYMAC_AVX512_MIN8_WARM", &polymac_x86_tuned.avx512_min8_warm, TUNE_WARM,
+    {"x86-avx512", "POLYMAC_AVX512_MIN8_WARM", min8_warm, TUNE_WARM,
      &tune_x86_avx512_2, &tune_x86_avx512_1, "four lanes", 1, 0},
     {0},
 };

@@ -17,9 +17,9 @@
 #error "variants 0 to 3"
 #endif
 #if TUNE_VARIANT >= 1
-#define IFMA_MIN_BLOCKS_COLD 1
-#define IFMA_MIN_BLOCKS_WARM (TUNE_VARIANT == 2 ? TUNE_NEVER : 1)
-#define IFMA_MIN_BLOCKS_LANES (TUNE_VARIANT == 3 ? 16 : 1)
+#define POLYMAC_IFMA_COLD 1
+#define POLYMAC_IFMA_WARM (TUNE_VARIANT == 2 ? TUNE_NEVER : 1)
+#define POLYMAC_IFMA_LIVE (TUNE_VARIANT == 3 ? 16 : 1)
 #endif
 
 #define polymac_kernel_x86_avx512ifma TUNE_CAT(tune_x86_avx512ifma_, TUNE_VARIANT)
@@ -29,13 +29,17 @@
 extern struct polymac_kernel tune_x86_avx512ifma_1, tune_x86_avx512ifma_2,
     tune_x86_avx512ifma_3;
 
+TUNE_COMPILED(compiled_cold, POLYMAC_IFMA_COLD)
+TUNE_COMPILED(compiled_warm, POLYMAC_IFMA_WARM)
+TUNE_COMPILED(compiled_live, POLYMAC_IFMA_LIVE)
+
 const struct tune_row tune_rows_x86_avx512ifma[] = {
-    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_COLD", &polymac_x86_tuned.ifma_cold, TUNE_COLD,
+    {"x86-avx512ifma", "POLYMAC_IFMA_COLD", compiled_cold, TUNE_COLD,
      &tune_x86_avx512ifma_1, NULL, "r64 one-shot", 1, 0},
-    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_WARM", &polymac_x86_tuned.ifma_warm, TUNE_WARM,
+    {"x86-avx512ifma", "POLYMAC_IFMA_WARM", compiled_warm, TUNE_WARM,
      &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_2, "scalar", 1, 0},
     /* 16 blocks and more are whole groups on either build */
-    {"x86-avx512ifma", "IFMA_MIN_BLOCKS_LANES", &polymac_x86_tuned.ifma_lanes, TUNE_LIVE,
+    {"x86-avx512ifma", "POLYMAC_IFMA_LIVE", compiled_live, TUNE_LIVE,
      &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_3, "scalar, pending", 1, 15},
     {0},
 };

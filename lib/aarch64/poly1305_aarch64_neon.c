@@ -47,14 +47,14 @@
 #include "../simd/lanes4.h"
 #include "../kernels.h"
 
-#ifndef POLYMAC_NEON_COLD_BLOCKS
-#define POLYMAC_NEON_COLD_BLOCKS 8
+#ifndef POLYMAC_NEON_COLD
+#define POLYMAC_NEON_COLD 8
 #endif
-#ifndef POLYMAC_NEON_WARM_BLOCKS
-#define POLYMAC_NEON_WARM_BLOCKS 8
+#ifndef POLYMAC_NEON_WARM
+#define POLYMAC_NEON_WARM 8
 #endif
-_Static_assert(POLYMAC_NEON_WARM_BLOCKS >= 4
-               && POLYMAC_NEON_COLD_BLOCKS >= POLYMAC_NEON_WARM_BLOCKS,
+_Static_assert(POLYMAC_NEON_WARM >= 4
+               && POLYMAC_NEON_COLD >= POLYMAC_NEON_WARM,
                "a vector call takes a group of four");
 
 #define M26 0x3ffffffu
@@ -246,8 +246,6 @@ static size_t neon_loop(void *ks, const uint8_t *in, size_t nblocks, uint32_t hi
 }
 
 static const struct polymac_simd_kernel neon_kernel = {
-    .cold = POLYMAC_NEON_COLD_BLOCKS,
-    .warm = POLYMAC_NEON_WARM_BLOCKS,
     .level = 1,
     .powers = neon_powers,
     .to_vec = polymac_simd26_to_vec,
@@ -257,14 +255,15 @@ static const struct polymac_simd_kernel neon_kernel = {
     .state = sizeof(struct neon_state),
 };
 
-POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel)
+POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel,
+                       POLYMAC_NEON_COLD, POLYMAC_NEON_WARM)
 
 #ifdef POLYMAC_R64_ASM_A64
 /* the batch entry: two messages at a time in scalar radix 2^64 (one
  * message per NEON lane would cost 25 products a block, against 7
  * scalar multiplies; generic/r64_pairs.h) */
 #include "../generic/r64_pairs.h"
-#define NEON_LANES POLYMAC_PAIRS_ENTRY
+#define NEON_LANES .lanes = &polymac_pairs_lanes
 #else
 #define NEON_LANES .lanes = NULL
 #endif
@@ -272,6 +271,6 @@ POLYMAC_SIMD_FUNCTIONS(aarch64_neon, struct neon_state, c.s, neon_kernel)
 /* stack: the deepest frames -fstack-usage gives, rounded up with room to
  * spare; test_stack checks it under qemu-user */
 POLYMAC_SIMD_REGISTER(aarch64_neon, "aarch64-neon", POLYMAC_CPU_ARM_NEON,
-                      POLYMAC_NEON_COLD_BLOCKS,
+                      POLYMAC_NEON_COLD,
                       .stack_bytes = 512,       /* deepest measured: 304 (blocks, GCC 12) */
                       NEON_LANES);

@@ -29,21 +29,28 @@ static void polymac_emit_generic_r64(void *ks, uint8_t tag[16], const uint8_t s[
     polymac_r64_emit(ks, tag, s);
 }
 
+/* the one-shot with h, r and the key in registers at any length */
+static int polymac_auth_generic_r64(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                    const uint8_t key[32])
+{
+    polymac_r64_oneshot(tag, msg, len, key);
+    return 0;
+}
+
 const struct polymac_kernel polymac_kernel_generic_r64 = {
     .name = "generic-r64",
     .init = polymac_init_generic_r64,
     .blocks = polymac_blocks_generic_r64,
     .emit = polymac_emit_generic_r64,
-    .scalar_max = SIZE_MAX,   /* the inline one-shot is this kernel */
+    .auth = polymac_auth_generic_r64,
 #ifdef POLYMAC_R64_ASM
     .stack_bytes = 0,         /* h, r and the key stay in registers; the
                                  pairs zero their own frames (burn.h) */
 #else
     .stack_bytes = 256,       /* C: GCC 12 spills r on s390x (a 240-byte frame) */
-    .stack_bytes_short = 256,
 #endif
 #ifdef GENERIC_R64_PAIRS
-    POLYMAC_PAIRS_ENTRY,
+    .lanes = &polymac_pairs_lanes,
 #endif
 };
 

@@ -170,7 +170,6 @@ static inline int polymac_r26_test_set_h(uint32_t h[5], const struct polymac_tes
         .blocks = polymac_blocks_##sym,                                     \
         .emit = polymac_emit_##sym,                                         \
         .stack_bytes = 512,                                                 \
-        .stack_bytes_short = 512,                                           \
     };                                                                      \
     POLYMAC_R26_TEST_HOOK(sym, state_t)
 

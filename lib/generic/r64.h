@@ -509,10 +509,9 @@ static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
     polymac_wipe(st, sizeof *st);
 }
 
-/* The whole one-shot MAC in radix 2^64: the front end's path for short
- * messages (struct polymac_kernel.scalar_max).  h and r stay in local
- * scalars (registers); only the padded copy of a partial block touches
- * memory, and it is wiped. */
+/* The whole one-shot MAC in radix 2^64.  h and r stay in local scalars
+ * (registers); only the padded copy of a partial block touches memory,
+ * and it is wiped.  Callers keep the stack rule with polymac_r64_oneshot. */
 static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t len,
                                     const uint8_t key[32])
 {
@@ -528,6 +527,43 @@ static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t 
     }
     polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
 }
+
+/*
+ * polymac_r64_auth under the stack rule (kernel.h), the short messages'
+ * one-shot of every kernel with an auth.  Where the block loop is x86-64
+ * assembly, h, r and the key stay in registers and the code is inlined
+ * into its caller.  Elsewhere the loop is C, and compilers spill r, s1 or
+ * h into the frame (GCC 12 on s390x spills r1): the code runs out of
+ * line, and its dead frame is zeroed right after, as deep as
+ * POLYMAC_R64_STACK_BYTES (the frame -fstack-usage gives, rounded up with
+ * room to spare).
+ */
+#ifdef POLYMAC_R64_ASM
+static inline void polymac_r64_oneshot(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                       const uint8_t key[32])
+{
+    polymac_r64_auth(tag, msg, len, key);
+}
+#else
+#if defined(__aarch64__) || defined(__powerpc64__)
+#define POLYMAC_R64_STACK_BYTES 256     /* frames of 112 (aarch64), 208 (ppc64le) */
+#else
+#define POLYMAC_R64_STACK_BYTES 512     /* s390x: 280, a 160-byte register save area */
+#endif
+__attribute__((noinline)) static void polymac_r64_oneshot_frame(uint8_t tag[16],
+                                                                const uint8_t *msg, size_t len,
+                                                                const uint8_t key[32])
+{
+    polymac_r64_auth(tag, msg, len, key);
+}
+
+static inline void polymac_r64_oneshot(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                       const uint8_t key[32])
+{
+    polymac_r64_oneshot_frame(tag, msg, len, key);
+    polymac_burn_stack(POLYMAC_R64_STACK_BYTES);
+}
+#endif
 
 /* Radix conversions for SIMD kernels that keep h in smaller limbs.
  * r26: five limbs of 26 bits (the top limb may exceed 26 bits slightly

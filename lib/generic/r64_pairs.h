@@ -3,10 +3,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * The lanes entry (lib/kernel.h) of x86-avx2 and x86-avx512, of
+ * The batch lanes (lib/kernel.h) of x86-avx2 and x86-avx512, of
  * aarch64-neon, power-vsx and power-p9, and of generic-r64 where r64.h
  * has its x86-64, aarch64 or ppc64le assembly; each kernel's file
- * includes this header and registers polymac_pairs_lanes, which is
+ * includes this header and points at polymac_pairs_lanes, which is
  * compiled with that kernel's flags (on x86-64 its dead stack is zeroed
  * with the kernel's own widest stores, burn.h; elsewhere by
  * polymac_burn_stack).  Nothing here needs a vector
@@ -63,55 +63,14 @@
 #include "../x86/burn.h"
 #define POLYMAC_PAIRS_BURN polymac_x86_burn
 #else
-#include "../core.h"
 #define POLYMAC_PAIRS_BURN polymac_burn_stack
 #endif
 
-/* Messages of at most this many bytes go through the pairs (lanes_max);
+/* Messages of at most this many bytes go through the pairs (max_len);
  * longer ones through the kernel's one-shot path.  Overridable with -D. */
 #ifndef POLYMAC_PAIRS_MAX
 #define POLYMAC_PAIRS_MAX 2048
 #endif
-
-/* The pairs need two messages (lib/kernel.h's lanes_counts): one message
- * paired with itself cost 98 TSC cycles at 64 B where polymac_auth takes
- * 41 (Intel Emerald Rapids, x86-avx2, polymac-ab --batch 1 and --seq 1).
- * From two messages on they win at 128 B and up (two: 149 / 152 at
- * 128 B, 243 / 293 at 256 B) and from about four at every length (eight:
- * 325 / 326 at 64 B, 420 / 466 at 96 B); two short messages still lose
- * (two: 103 / 82 at 64 B), which a higher count would trade for a loss
- * at eight. */
-#define POLYMAC_PAIRS_MIN 2
-
-/* Batches of messages of at most 48 bytes (the first entry of
- * lib/kernel.h's lanes_counts):
- * of one length, the pairs need six (a loop of one-shot calls, which the
- * core overlaps by itself, took 0.75x of the pairs' time at two and three
- * messages of 16 to 48 B, tied at six, lost 0-10% from eight); of mixed
- * lengths the loop won at every count measured, 4 to 32 (0.75-0.87x,
- * lengths 16/32/48), so they take the pairs only in a full run of 64.
- * Intel Emerald Rapids, x86-avx2, polymac-ab --batch N, builds with
- * either choice in one process.  Up to 96 bytes (the second entry):
- * against the loop in one process (polymac-ab --vs-loop N), two and
- * three messages of 64 B took 1.41x and 1.22x the loop's time through
- * the pairs, four 1.13x, eight 0.98x; mixed lengths up to 96 B 1.1-1.8x
- * at two to eight, 16/64 B still 1.25x at 32.  With four of one length
- * and no mixed run below 64 the table made two and three messages of 64
- * to 96 B 3-20% faster and mixed ones 8-46% (two builds, one process). */
-#define POLYMAC_PAIRS_SHORT 48
-#ifndef POLYMAC_PAIRS_SHORT_MIN
-#define POLYMAC_PAIRS_SHORT_MIN 6
-#endif
-#define POLYMAC_PAIRS_SHORT_MIN_MIXED 64
-#define POLYMAC_PAIRS_SHORT2 96
-
-/* The lanes fields of a kernel that registers the pairs. */
-#define POLYMAC_PAIRS_ENTRY                                                          \
-    .lanes = polymac_pairs_lanes, .lanes_max = POLYMAC_PAIRS_MAX,                    \
-    .lanes_counts = {{POLYMAC_PAIRS_SHORT, POLYMAC_PAIRS_SHORT_MIN,                  \
-                      POLYMAC_PAIRS_SHORT_MIN_MIXED},                                \
-                     {POLYMAC_PAIRS_SHORT2, 4, 64},                                  \
-                     {SIZE_MAX, POLYMAC_PAIRS_MIN, POLYMAC_PAIRS_MIN}}
 
 #define POLYMAC_PAIRS_INLINE static inline __attribute__((always_inline))
 
@@ -382,7 +341,7 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
 #endif
 #endif
 
-static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[],
+static void polymac_pairs_batch(uint8_t *const out[], const uint8_t *const msgs[],
                                 const size_t lens[], const uint8_t *const keys[], size_t n)
 {
     size_t same = 1;
@@ -422,5 +381,14 @@ static void polymac_pairs_lanes(uint8_t *const out[], const uint8_t *const msgs[
     }
     POLYMAC_PAIRS_BURN(POLYMAC_PAIRS_STACK);
 }
+
+/* The pairs from two messages on: one message paired with itself costs
+ * twice polymac_auth (docs/log.md has the counts measured). */
+static const struct polymac_lanes polymac_pairs_lanes = {
+    .run = polymac_pairs_batch,
+    .max_len = POLYMAC_PAIRS_MAX,
+    .min_same = 2,
+    .min_mixed = 2,
+};
 
 #endif

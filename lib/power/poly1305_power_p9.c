@@ -44,14 +44,14 @@ typedef __vector unsigned __int128 vu128;
  * four blocks always run the scalar code, as the kernel contract assumes
  * (stack_bytes_short).  A build may set either break-even (tools/tune
  * measures them where it can time). */
-#ifndef POLYMAC_P9_COLD_BLOCKS
-#define POLYMAC_P9_COLD_BLOCKS 12
+#ifndef POLYMAC_P9_COLD
+#define POLYMAC_P9_COLD 12
 #endif
-#ifndef POLYMAC_P9_WARM_BLOCKS
-#define POLYMAC_P9_WARM_BLOCKS 4
+#ifndef POLYMAC_P9_WARM
+#define POLYMAC_P9_WARM 4
 #endif
-_Static_assert(POLYMAC_P9_WARM_BLOCKS >= 4
-               && POLYMAC_P9_COLD_BLOCKS >= POLYMAC_P9_WARM_BLOCKS,
+_Static_assert(POLYMAC_P9_WARM >= 4
+               && POLYMAC_P9_COLD >= POLYMAC_P9_WARM,
                "short pieces run the scalar code");
 
 #define M44 0xfffffffffffull
@@ -238,8 +238,6 @@ static size_t p9_loop(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibi
 }
 
 static const struct polymac_simd_kernel p9_kernel = {
-    .cold = POLYMAC_P9_COLD_BLOCKS,
-    .warm = POLYMAC_P9_WARM_BLOCKS,
     .level = 1,
     .powers = p9_powers,
     .to_vec = p9_to_vec,
@@ -249,7 +247,8 @@ static const struct polymac_simd_kernel p9_kernel = {
     .state = sizeof(struct p9_state),
 };
 
-POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel)
+POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel, POLYMAC_P9_COLD,
+                       POLYMAC_P9_WARM)
 
 /* Usable on POWER10, but its loop is slower there than power-vsx's under
  * LLVM's pwr10 model (README, Static cost model).  Stack: the deepest
@@ -259,13 +258,13 @@ POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel)
 /* the batch entry: two messages at a time in scalar radix 2^64
  * (generic/r64_pairs.h) */
 #include "../generic/r64_pairs.h"
-#define P9_LANES POLYMAC_PAIRS_ENTRY
+#define P9_LANES .lanes = &polymac_pairs_lanes
 #else
 #define P9_LANES .lanes = NULL
 #endif
 
 POLYMAC_SIMD_REGISTER(power_p9, "power-p9", POLYMAC_CPU_PPC_ISA300 | POLYMAC_CPU_PPC_VSX,
-                      POLYMAC_P9_COLD_BLOCKS,
+                      POLYMAC_P9_COLD,
                       .cpu_avoid = POLYMAC_CPU_PPC_ISA310,
                       .stack_bytes = 768,       /* deepest measured: 608 (blocks, p9_loop) */
                       P9_LANES);

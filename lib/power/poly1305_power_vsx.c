@@ -38,11 +38,11 @@ typedef __vector unsigned long long vu64;
  * conversions (~40 cycles).  Hence 16 blocks before the powers exist,
  * 8 once they do; below that the scalar radix-2^64 code of r64.h runs.
  * A build may set either (tools/tune measures them where it can time). */
-#ifndef POLYMAC_VSX_COLD_BLOCKS
-#define POLYMAC_VSX_COLD_BLOCKS 16
+#ifndef POLYMAC_VSX_COLD
+#define POLYMAC_VSX_COLD 16
 #endif
-#ifndef POLYMAC_VSX_WARM_BLOCKS
-#define POLYMAC_VSX_WARM_BLOCKS 8
+#ifndef POLYMAC_VSX_WARM
+#define POLYMAC_VSX_WARM 8
 #endif
 
 /* 16 bytes from p with lxvd2x alone: on little-endian it yields the two
@@ -176,11 +176,11 @@ static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
 /* the batch entry: two messages at a time in scalar radix 2^64
  * (generic/r64_pairs.h) */
 #include "../generic/r64_pairs.h"
-#define VSX_LANES POLYMAC_PAIRS_ENTRY
+#define VSX_LANES .lanes = &polymac_pairs_lanes
 #else
 #define VSX_LANES .lanes = NULL
 #endif
 
 POLYMAC_LANES4_KERNEL(power_vsx, "power-vsx", POLYMAC_CPU_PPC_VSX,
-                      POLYMAC_VSX_COLD_BLOCKS, POLYMAC_VSX_WARM_BLOCKS, vsx_groups,
+                      POLYMAC_VSX_COLD, POLYMAC_VSX_WARM, vsx_groups,
                       VSX_LANES);

@@ -35,11 +35,11 @@ typedef __vector unsigned long long vu64;
  * before the powers exist and 4 once they do; below that the scalar
  * radix-2^64 code of r64.h runs.  A build may set either (tools/tune
  * measures them where it can time). */
-#ifndef POLYMAC_VX_COLD_BLOCKS
-#define POLYMAC_VX_COLD_BLOCKS 8
+#ifndef POLYMAC_VX_COLD
+#define POLYMAC_VX_COLD 8
 #endif
-#ifndef POLYMAC_VX_WARM_BLOCKS
-#define POLYMAC_VX_WARM_BLOCKS 4
+#ifndef POLYMAC_VX_WARM
+#define POLYMAC_VX_WARM 4
 #endif
 
 /* VL has no alignment requirement, and vec_xl claims none: one VL with a
@@ -202,12 +202,12 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
  * step is costed with llvm-mca (tools/kernel-cost, the "lanes" row)
  * against the scalar loop a batch would run one message at a time. */
 
-/* Messages of at most this many bytes go through the lanes (lanes_max). */
+/* Messages of at most this many bytes go through the lanes (max_len). */
 #ifndef VX_LANES_MAX
 #define VX_LANES_MAX 2048
 #endif
 
-/* The fewest messages worth the lanes (lanes_counts): a group of three
+/* The fewest messages worth the lanes (min_same, min_mixed): a group of three
  * costs what four cost, about two scalar messages' blocks in the model
  * (tools/kernel-cost); one or two left over go through the scalar code. */
 #ifndef VX_LANES_MIN
@@ -379,7 +379,10 @@ static void vx_lanes(uint8_t *const out[], const uint8_t *const msgs[], const si
     }
 }
 
+static const struct polymac_lanes vx_lanes_entry = {
+    .run = vx_lanes, .max_len = VX_LANES_MAX, .min_same = VX_LANES_MIN, .min_mixed = VX_LANES_MIN,
+};
+
 POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
-                      POLYMAC_VX_COLD_BLOCKS, POLYMAC_VX_WARM_BLOCKS, vx_groups,
-                      .lanes = vx_lanes, .lanes_max = VX_LANES_MAX,
-                      .lanes_counts = {{SIZE_MAX, VX_LANES_MIN, VX_LANES_MIN}});
+                      POLYMAC_VX_COLD, POLYMAC_VX_WARM, vx_groups,
+                      .lanes = &vx_lanes_entry);

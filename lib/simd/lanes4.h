@@ -159,8 +159,8 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
 /* A kernel built on this file: its name, CPU bits, break-evens (blocks,
  * before and after the powers exist; warm >= 4, the loop takes groups of
  * four) and vector loop.  One-shot messages shorter than the cold
- * break-even never reach the vector code, so the front end runs them
- * inline (scalar_max).  The arguments after groups_fn are further fields
+ * break-even never reach the vector code: they run the radix-2^64
+ * one-shot (simd/skeleton.h, POLYMAC_SIMD_AUTH).  The arguments after groups_fn are further fields
  * of the kernel's entry (its batch entry, or .lanes = NULL). */
 #define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold_, warm_, groups_fn, ...)        \
     _Static_assert((warm_) >= 4 && (cold_) >= (warm_), "a call takes a group");     \
@@ -170,8 +170,6 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
         return polymac_lanes4_loop(ks, in, nblocks, hibit, groups_fn);             \
     }                                                                              \
     static const struct polymac_simd_kernel polymac_simd_##sym = {                 \
-        .cold = (cold_),                                                           \
-        .warm = (warm_),                                                           \
         .level = 1,                                                                \
         .powers = polymac_lanes4_powers,                                           \
         .to_vec = polymac_simd26_to_vec,                                           \
@@ -180,7 +178,8 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
         .small = offsetof(struct polymac_lanes4, r4),                              \
         .state = sizeof(struct polymac_lanes4),                                    \
     };                                                                             \
-    POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_lanes4, c.s, polymac_simd_##sym)     \
+    POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_lanes4, c.s, polymac_simd_##sym,     \
+                           cold_, warm_)                                           \
     /* stack: deepest measured 1080 (s390x), 864 (ppc64le) */                   \
     POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold_, .stack_bytes = 1536, __VA_ARGS__)
 

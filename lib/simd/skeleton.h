@@ -69,15 +69,6 @@ struct polymac_simd {
 /* A kernel, as the skeleton runs it.  st is the kernel's whole state, s
  * its struct polymac_simd. */
 struct polymac_simd_kernel {
-    /* Break-evens in blocks per call: the vector path runs from warm
-     * blocks once the powers exist, and before that from cold blocks
-     * counted over the message (seen).  Where the numbers come from:
-     * tools/tune.  A kernel whose break-evens depend on the CPU (the x86
-     * ones: x86/tuning.c) points cold_at and warm_at at the values the
-     * CPU probe chose, read at each call (one load from a fixed address);
-     * NULL: cold and warm as given. */
-    size_t cold, warm;
-    const uint32_t *cold_at, *warm_at;
     /* The power level the loop needs (powers >= level: the tables are
      * made). */
     uint32_t level;
@@ -127,18 +118,6 @@ static inline void polymac_simd_power(struct polymac_r64 *t, const struct polyma
     } else {
         polymac_r64_blocks(t, zero, 1, 0);    /* h = (h + 0) r */
     }
-}
-
-/* The break-evens a kernel runs with: its own, or the CPU's (cold_at,
- * warm_at). */
-POLYMAC_SIMD_INLINE size_t polymac_simd_cold(const struct polymac_simd_kernel *k)
-{
-    return k->cold_at ? *k->cold_at : k->cold;
-}
-
-POLYMAC_SIMD_INLINE size_t polymac_simd_warm(const struct polymac_simd_kernel *k)
-{
-    return k->warm_at ? *k->warm_at : k->warm;
 }
 
 /* Whether a call of nblocks takes a vector path needing level, with the
@@ -215,9 +194,9 @@ POLYMAC_SIMD_INLINE void polymac_simd_blocks(void *st, struct polymac_simd *s,
                                              void (*vector)(void *, const uint8_t *, size_t,
                                                             uint32_t),
                                              const uint8_t *in, size_t nblocks,
-                                             uint32_t hibit)
+                                             uint32_t hibit, size_t cold, size_t warm)
 {
-    if (polymac_simd_takes(s, nblocks, polymac_simd_cold(k), polymac_simd_warm(k), k->level)) {
+    if (polymac_simd_takes(s, nblocks, cold, warm, k->level)) {
         vector(st, in, nblocks, hibit);
         if (k->after)
             k->after();
@@ -244,13 +223,14 @@ POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
 
 /*
  * Defines a kernel's init, blocks and emit from its description k (a
- * const struct polymac_simd_kernel) and the name of its state's struct
- * polymac_simd member, and the vector path as a function of its own, out
- * of line: inlined into blocks(), its register and stack set-up would be
- * paid by every short message.  The kernel then registers
- * polymac_init_<sym>, polymac_blocks_<sym> and polymac_emit_<sym>.
+ * const struct polymac_simd_kernel), the name of its state's struct
+ * polymac_simd member and its break-evens in blocks per call (cold and
+ * warm: expressions, constant or the CPU's row), and the vector path as
+ * a function of its own, out of line: inlined into blocks(), its register
+ * and stack set-up would be paid by every short message.  The kernel then
+ * registers polymac_init_<sym>, polymac_blocks_<sym> and polymac_emit_<sym>.
  */
-#define POLYMAC_SIMD_FUNCTIONS(sym, state_t, member, k)                            \
+#define POLYMAC_SIMD_FUNCTIONS(sym, state_t, member, k, cold, warm)                \
     static void polymac_init_##sym(void *ks, const uint8_t r[16])                 \
     {                                                                             \
         polymac_simd_init(&((state_t *)ks)->member, r);                           \
@@ -264,7 +244,7 @@ POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
                                      uint32_t hibit)                              \
     {                                                                             \
         polymac_simd_blocks(ks, &((state_t *)ks)->member, &(k), polymac_vector_##sym, \
-                            in, nblocks, hibit);                                  \
+                            in, nblocks, hibit, (cold), (warm));                  \
     }                                                                             \
     static void polymac_emit_##sym(void *ks, uint8_t tag[16], const uint8_t s[16]) \
     {                                                                             \
@@ -289,32 +269,37 @@ static inline int polymac_simd_test_set_r64(struct polymac_simd *s,
 #endif
 
 /*
+ * A skeleton kernel's one-shot (kernel.h: auth): below its cold
+ * break-even a message never reaches the vector code, so it runs the
+ * radix-2^64 one-shot with h, r and the key in registers
+ * (polymac_r64_oneshot); from there, the front end's init, blocks, emit.
+ */
+#define POLYMAC_SIMD_AUTH(sym, cold)                                              \
+    static int polymac_auth_##sym(uint8_t tag[16], const uint8_t *msg, size_t len, \
+                                  const uint8_t key[32])                          \
+    {                                                                             \
+        if (len / 16 >= (size_t)(cold))                                           \
+            return 1;                                                             \
+        polymac_r64_oneshot(tag, msg, len, key);                                  \
+        return 0;                                                                 \
+    }
+
+/*
  * A skeleton kernel's registration: its name, the CPU bits it needs, its
  * cold break-even in blocks, then any further fields (.cpu_avoid,
  * .stack_bytes, .lanes, ...).  init, blocks and emit are the functions
- * POLYMAC_SIMD_FUNCTIONS defines (or the kernel's own of those names);
- * scalar_max follows the cold break-even: a one-shot message shorter than
- * that never reaches the vector code, so the front end runs it inline.
+ * POLYMAC_SIMD_FUNCTIONS defines (or the kernel's own of those names).
  */
 #define POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold, ...)                         \
+    POLYMAC_SIMD_AUTH(sym, cold)                                                  \
     const struct polymac_kernel polymac_kernel_##sym = {                          \
         .name = kname,                                                            \
         .cpu_required = (cpu),                                                    \
         .init = polymac_init_##sym,                                               \
         .blocks = polymac_blocks_##sym,                                           \
         .emit = polymac_emit_##sym,                                               \
-        .scalar_max = (cold) * 16 - 1,                                            \
+        .auth = polymac_auth_##sym,                                               \
         __VA_ARGS__                                                               \
     }
-
-/*
- * The same for a kernel whose cold break-even depends on the CPU (the x86
- * kernels: x86/tuning.c): at points at the scalar_max the CPU probe sets
- * from the row it chose (kernel.h: scalar_max_at), or is NULL where the
- * build fixes the break-even (tools/tune's forced builds), and cold gives
- * scalar_max then.
- */
-#define POLYMAC_SIMD_REGISTER_TUNED(sym, kname, cpu, cold, at, ...)               \
-    POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold, .scalar_max_at = (at), __VA_ARGS__)
 
 #endif

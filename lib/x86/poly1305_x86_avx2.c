@@ -28,35 +28,17 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
  * radix-2^64 code: COLD while the powers of r are not yet computed
  * (counted over the message, simd/skeleton.h), WARM once they are.  R8:
  * the first call of at least this many blocks computes r^8 (once per
- * key) for the core's two-group loop, which beats the one-group loop from
- * there.  Each is the CPU's, from the table the CPU probe chose its row
- * in (x86/tuning.c, measured by tools/tune); a macro defined on the
- * command line fixes its value instead (tools/tune's forced builds). */
-#ifdef POLYMAC_AVX2_COLD_BLOCKS
-static const uint32_t polymac_avx2_cold = POLYMAC_AVX2_COLD_BLOCKS;
-#define AVX2_COLD_AT (&polymac_avx2_cold)
-#define AVX2_SCALAR_MAX_AT NULL
-_Static_assert(POLYMAC_AVX2_COLD_BLOCKS >= 4, "break-even below one group");
-#else
-#define AVX2_COLD_AT (&polymac_x86_tuned.avx2_cold)
-#define AVX2_SCALAR_MAX_AT (&polymac_x86_scalar_max.avx2)
-#define POLYMAC_AVX2_COLD_INIT POLYMAC_X86_DEFAULT_AVX2_COLD
+ * key) for the core's two-group loop.  Each is the CPU's row
+ * (x86/tuning.c); a definition on the command line fixes it instead
+ * (lab/tune's forced builds).  COLD and WARM are at least one group. */
+#ifndef POLYMAC_AVX2_COLD
+#define POLYMAC_AVX2_COLD (polymac_x86_tuning()->avx2_cold)
 #endif
-#ifdef POLYMAC_AVX2_WARM_BLOCKS
-static const uint32_t polymac_avx2_warm = POLYMAC_AVX2_WARM_BLOCKS;
-#define AVX2_WARM_AT (&polymac_avx2_warm)
-_Static_assert(POLYMAC_AVX2_WARM_BLOCKS >= 4, "break-even below one group");
-#else
-#define AVX2_WARM_AT (&polymac_x86_tuned.avx2_warm)
+#ifndef POLYMAC_AVX2_WARM
+#define POLYMAC_AVX2_WARM (polymac_x86_tuning()->avx2_warm)
 #endif
-#ifdef POLYMAC_AVX2_R8_BLOCKS
-#define AVX2_R8 ((size_t)(POLYMAC_AVX2_R8_BLOCKS))
-#else
-#define AVX2_R8 ((size_t)polymac_x86_tuned.avx2_r8)
-#endif
-/* the value scalar_max starts from (the probe sets the CPU's) */
-#ifndef POLYMAC_AVX2_COLD_INIT
-#define POLYMAC_AVX2_COLD_INIT POLYMAC_AVX2_COLD_BLOCKS
+#ifndef POLYMAC_AVX2_R8
+#define POLYMAC_AVX2_R8 (polymac_x86_tuning()->avx2_r8)
 #endif
 
 /* The depth of dead stack the vector path leaves, zeroed after it
@@ -121,8 +103,6 @@ static void polymac_after_x86_avx2(void)
 }
 
 static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
-    .cold_at = AVX2_COLD_AT,
-    .warm_at = AVX2_WARM_AT,
     .level = 4,
     .powers = polymac_powers_x86_avx2,
     .to_vec = polymac_to_vec_x86_avx2,
@@ -143,7 +123,7 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     st->first = 0;
     /* r^8 for the two-group loop, once a call is long enough to repay it
      * or a stream's later call has two groups */
-    if (nblocks >= AVX2_R8 || (warm && nblocks >= 8))
+    if (nblocks >= (size_t)POLYMAC_AVX2_R8 || (warm && nblocks >= 8))
         polymac_simd_powers(st, &st->v.s, &polymac_simd_x86_avx2, 8);
     const uint64_t *r8 = st->v.s.powers >= 8 ? st->r8 : NULL;
     /* A later call of whole groups (a streamed message) leaves the lanes
@@ -161,16 +141,15 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     return nblocks & ~(size_t)3;
 }
 
-POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2)
+POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
+                       POLYMAC_AVX2_COLD, POLYMAC_AVX2_WARM)
 
 /* the batch entry: two messages at a time in scalar radix 2^64 */
 #include "../generic/r64_pairs.h"
 
 /* Its functions zero their own stack (burn.h), the pairs' too. */
-POLYMAC_SIMD_REGISTER_TUNED(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD_INIT,
-                            AVX2_SCALAR_MAX_AT,
-                            .stack_bytes = 0,
-                            POLYMAC_PAIRS_ENTRY);
+POLYMAC_SIMD_REGISTER(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD,
+                      .stack_bytes = 0, .lanes = &polymac_pairs_lanes);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64, in h26, or in the lanes

@@ -4,7 +4,6 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "burn.h"
-#include "tuning.h"
 #include "../kernels.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
@@ -20,44 +19,30 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * runs, from MIN4 the four-lane core, from MIN8 the eight-lane one.  COLD
  * while the powers the path needs are not yet computed (counted over the
  * message, simd/skeleton.h; MIN8_COLD also while only the four-lane ones
- * are), WARM once they are.  Each is the CPU's, from the table the CPU
- * probe chose its row in (x86/tuning.c, measured by tools/tune); a macro
- * defined on the command line fixes its value instead (tools/tune's
- * forced builds). */
-#ifdef POLYMAC_AVX512_MIN4_COLD
-static const uint32_t polymac_avx512_min4_cold = POLYMAC_AVX512_MIN4_COLD;
-#define AVX512_MIN4_COLD_AT (&polymac_avx512_min4_cold)
-#define AVX512_SCALAR_MAX_AT NULL
-#define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_AVX512_MIN4_COLD
-_Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4, "break-even below one group");
-#else
-#define AVX512_MIN4_COLD_AT (&polymac_x86_tuned.avx512_min4_cold)
-#define AVX512_SCALAR_MAX_AT (&polymac_x86_scalar_max.avx512)
-/* scalar_max until the probe sets it from the row: the default row's
- * MIN4_COLD, its lower cold break-even */
-#define POLYMAC_AVX512_MIN4_COLD_INIT POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD
-_Static_assert(POLYMAC_X86_DEFAULT_AVX512_MIN4_COLD <= POLYMAC_X86_DEFAULT_AVX512_MIN8_COLD,
-               "the default row's vector code starts at MIN4_COLD");
+ * are), WARM once they are.  Constants: automatic selection prefers
+ * x86-avx512ifma wherever this kernel would be chosen, so it runs by name
+ * and for its batch pairs; lab/tune measured these on Intel Emerald
+ * Rapids, and its forced builds define them on the command line. */
+#ifndef POLYMAC_AVX512_MIN4_COLD
+#define POLYMAC_AVX512_MIN4_COLD 55
 #endif
-#ifdef POLYMAC_AVX512_MIN4_WARM
-static const uint32_t polymac_avx512_min4_warm = POLYMAC_AVX512_MIN4_WARM;
-#define AVX512_MIN4_WARM_AT (&polymac_avx512_min4_warm)
-_Static_assert(POLYMAC_AVX512_MIN4_WARM >= 4, "break-even below one group");
-#else
-#define AVX512_MIN4_WARM_AT (&polymac_x86_tuned.avx512_min4_warm)
+#ifndef POLYMAC_AVX512_MIN4_WARM
+#define POLYMAC_AVX512_MIN4_WARM 16
 #endif
-#ifdef POLYMAC_AVX512_MIN8_COLD
-#define AVX512_MIN8_COLD ((size_t)(POLYMAC_AVX512_MIN8_COLD))
-_Static_assert(POLYMAC_AVX512_MIN8_COLD >= 1, "break-even below one block");
-#else
-#define AVX512_MIN8_COLD ((size_t)polymac_x86_tuned.avx512_min8_cold)
+#ifndef POLYMAC_AVX512_MIN8_COLD
+#define POLYMAC_AVX512_MIN8_COLD 45
 #endif
-#ifdef POLYMAC_AVX512_MIN8_WARM
-#define AVX512_MIN8_WARM ((size_t)(POLYMAC_AVX512_MIN8_WARM))
-_Static_assert(POLYMAC_AVX512_MIN8_WARM >= 1, "break-even below one block");
-#else
-#define AVX512_MIN8_WARM ((size_t)polymac_x86_tuned.avx512_min8_warm)
+#ifndef POLYMAC_AVX512_MIN8_WARM
+#define POLYMAC_AVX512_MIN8_WARM 13
 #endif
+_Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4,
+               "the four-lane core takes a group");
+_Static_assert(POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
+               "a break-even of at least one block");
+/* the one-shot's vector code starts at the lower cold break-even */
+#define AVX512_COLD                                                              \
+    (POLYMAC_AVX512_MIN8_COLD < POLYMAC_AVX512_MIN4_COLD ? POLYMAC_AVX512_MIN8_COLD \
+                                                         : POLYMAC_AVX512_MIN4_COLD)
 
 /* The depth of dead stack each vector path leaves, zeroed after it
  * (burn.h), measured with GCC 12: the return address, pushes, the
@@ -256,7 +241,6 @@ static size_t polymac_loop16_x86_avx512(void *ks, const uint8_t *in, size_t nblo
 #define POLYMAC_AVX512_PATH(lvl, loopfn)                                     \
     {                                                                        \
         .level = (lvl), .loop = (loopfn), .powers = polymac_powers_x86_avx512, \
-        .cold_at = AVX512_MIN4_COLD_AT, .warm_at = AVX512_MIN4_WARM_AT,      \
         .to_vec = polymac_to_vec_x86_avx512, .to_r64 = polymac_to_r64_x86_avx512, \
         .wipe = polymac_wipe_x86_avx512, .small = sizeof(struct polymac_simd),  \
         .state = sizeof(struct avx512_state),                                \
@@ -294,7 +278,7 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
     struct avx512_state *st = ks;
     struct polymac_simd *s = &st->v.s;
 
-    if (polymac_simd_takes(s, nblocks, AVX512_MIN8_COLD, AVX512_MIN8_WARM, 8)) {
+    if (polymac_simd_takes(s, nblocks, POLYMAC_AVX512_MIN8_COLD, POLYMAC_AVX512_MIN8_WARM, 8)) {
         /* the two-group loop: more than eight groups after the first */
         if (nblocks > 64) {
             polymac_vector16_x86_avx512(st, in, nblocks, hibit);
@@ -303,8 +287,8 @@ static void polymac_blocks_x86_avx512(void *ks, const uint8_t *in, size_t nblock
             polymac_vector8_x86_avx512(st, in, nblocks, hibit);
             polymac_x86_burn(POLYMAC_AVX512_VECTOR8_STACK);
         }
-    } else if (polymac_simd_takes(s, nblocks, polymac_simd_cold(&polymac_simd4_x86_avx512),
-                                  polymac_simd_warm(&polymac_simd4_x86_avx512), 4)) {
+    } else if (polymac_simd_takes(s, nblocks, POLYMAC_AVX512_MIN4_COLD,
+                                  POLYMAC_AVX512_MIN4_WARM, 4)) {
         polymac_vector4_x86_avx512(st, in, nblocks, hibit);
         polymac_x86_burn(POLYMAC_AVX512_VECTOR4_STACK);
     } else {
@@ -324,11 +308,9 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
 #include "../generic/r64_pairs.h"
 
 /* Its functions zero their own stack (burn.h), the pairs' too. */
-POLYMAC_SIMD_REGISTER_TUNED(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F,
-                            POLYMAC_AVX512_MIN4_COLD_INIT, AVX512_SCALAR_MAX_AT,
-                            .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
-                            .stack_bytes = 0,
-                            POLYMAC_PAIRS_ENTRY);
+POLYMAC_SIMD_REGISTER(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F, AVX512_COLD,
+                      .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
+                      .stack_bytes = 0, .lanes = &polymac_pairs_lanes);
 
 #ifdef POLYMAC_TEST_KERNELS
 /* test builds only: h as given, in radix 2^64 or in h26

@@ -8,7 +8,6 @@
 #include "hsum.h"
 #include "tuning.h"
 #include "../kernels.h"
-#include "polymac.h"                /* POLYMAC_EINVAL: the lanes_batch entry */
 
 /*
  * Technique (after the base 2^44 vpmadd52 path of OpenSSL's
@@ -46,7 +45,7 @@
  * call of a stream costs what the same blocks cost inside one long
  * message, without a merge (lane products, a horizontal sum and two radix
  * conversions) on the serial chain from one call to the next.  Short
- * calls of a stream (fewer than IFMA_MIN_BLOCKS_LANES blocks) then run
+ * calls of a stream (fewer than POLYMAC_IFMA_LIVE blocks) then run
  * the scalar code on a pending part beside the lanes (ifma_short).
  *
  * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
@@ -80,46 +79,32 @@
 
 /*
  * The break-evens, in blocks per call, between the scalar radix-2^64 code
- * and the vector path (simd/skeleton.h).  Each is the CPU's, from the
- * table the CPU probe chose its row in (x86/tuning.c, measured by
- * tools/tune; history: docs/tuning.md); a macro defined on the command
- * line fixes its value instead (tools/tune's forced builds).
+ * and the vector path (simd/skeleton.h).  Each is the CPU's row
+ * (x86/tuning.c); a definition on the command line fixes it instead
+ * (lab/tune's forced builds).
+ *   COLD: the first vector call for a key, which also computes
+ *         r^1..r^16; the blocks the scalar code took earlier count.
+ *   WARM: the powers exist and the accumulators are not live (a warm call
+ *         makes them live, and the merge moves into emit).
+ *   LIVE: the accumulators are live (a stream after its first vector
+ *         call): ifma_absorb from here, ifma_short below, which keeps
+ *         t + n below 16 for its n < LIVE, so LIVE is at most 16 (the
+ *         rows are checked; ifma_live_min clamps what it reads all the same).
  */
-/* COLD: the first vector call for a key, which also computes r^1..r^16;
- * the blocks the scalar code took earlier in the message count. */
-#ifdef IFMA_MIN_BLOCKS_COLD
-static const uint32_t ifma_cold = IFMA_MIN_BLOCKS_COLD;
-#define IFMA_COLD_AT (&ifma_cold)
-#define IFMA_SCALAR_MAX_AT NULL
-#define IFMA_COLD_INIT IFMA_MIN_BLOCKS_COLD
-#else
-#define IFMA_COLD_AT (&polymac_x86_tuned.ifma_cold)
-#define IFMA_SCALAR_MAX_AT (&polymac_x86_scalar_max.ifma)
-#define IFMA_COLD_INIT POLYMAC_X86_DEFAULT_IFMA_COLD
+#ifndef POLYMAC_IFMA_COLD
+#define POLYMAC_IFMA_COLD (polymac_x86_tuning()->ifma_cold)
 #endif
-/* WARM: the powers exist and the lanes are not live (a warm call makes
- * them live, and the merge moves into emit). */
-#ifdef IFMA_MIN_BLOCKS_WARM
-static const uint32_t ifma_warm = IFMA_MIN_BLOCKS_WARM;
-#define IFMA_WARM_AT (&ifma_warm)
-#else
-#define IFMA_WARM_AT (&polymac_x86_tuned.ifma_warm)
+#ifndef POLYMAC_IFMA_WARM
+#define POLYMAC_IFMA_WARM (polymac_x86_tuning()->ifma_warm)
 #endif
-/* LANES: the lanes are live (a stream after its first vector call):
- * ifma_absorb from here, ifma_short below.  ifma_short keeps t + n below
- * 16 for its n < LANES: LANES is at most 16 (the table's rows are
- * checked; ifma_lanes clamps what it reads all the same). */
-#ifdef IFMA_MIN_BLOCKS_LANES
-_Static_assert(IFMA_MIN_BLOCKS_LANES >= 1 && IFMA_MIN_BLOCKS_LANES <= 16, "short calls fit t");
-#define IFMA_LANES ((size_t)(IFMA_MIN_BLOCKS_LANES))
-#else
-static inline size_t ifma_lanes(void)
+#ifndef POLYMAC_IFMA_LIVE
+#define POLYMAC_IFMA_LIVE (polymac_x86_tuning()->ifma_live)
+#endif
+static inline size_t ifma_live_min(void)
 {
-    uint32_t n = polymac_x86_tuned.ifma_lanes;
+    const size_t n = POLYMAC_IFMA_LIVE;
     return n <= 16 ? n : 16;
 }
-#define IFMA_LANES ifma_lanes()
-#endif
 
 struct ifma_state {
     /* r; h while sm.vec != 1; whether the powers exist (level 1: pw and
@@ -978,7 +963,7 @@ __attribute__((noinline)) static void ifma_absorb_groups(struct ifma_state *st,
  * radix-2^64 code into the pending part (h = V r^t + pending, so the
  * pending part is simply continued and t grows by n); the lanes are
  * neither merged nor multiplied, which costs less than a merge or a lane
- * product for one block (docs/tuning.md, IFMA_MIN_BLOCKS_LANES).  t stays
+ * product for one block (docs/tuning.md, POLYMAC_IFMA_LIVE).  t stays
  * below 16: before it would pass 15, V = V r^t (one product, every 12 or
  * more blocks).
  */
@@ -1065,8 +1050,6 @@ _Static_assert(offsetof(struct ifma_state, s16) + sizeof(((struct ifma_state *)0
                    == sizeof(struct ifma_state), "the wipe covers the state");
 
 static const struct polymac_simd_kernel ifma_kernel = {
-    .cold_at = IFMA_COLD_AT,
-    .warm_at = IFMA_WARM_AT,
     .level = IFMA_LEVEL,
     /* powers, to_vec and loop are for polymac_simd_vector, which IFMA
      * does not use: ifma_vector is its whole vector path, and the live
@@ -1087,7 +1070,7 @@ static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
 
 
 /* The skeleton's blocks, and beside it the calls of live lanes: whole
- * groups with nothing pending, ifma_absorb from IFMA_MIN_BLOCKS_LANES,
+ * groups with nothing pending, ifma_absorb from POLYMAC_IFMA_LIVE,
  * ifma_short below. */
 static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
                                           size_t nblocks, uint32_t hibit)
@@ -1098,7 +1081,7 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
         if (st->sm.powers >= IFMA_LEVEL) {
             if (nblocks % 16 == 0 && nblocks > 0 && st->pend != 1 && ifma_t(st) == 0)
                 ifma_absorb_groups(st, in, nblocks / 16, hibit);
-            else if (nblocks >= IFMA_LANES)
+            else if (nblocks >= ifma_live_min())
                 ifma_absorb(st, in, nblocks, hibit);
             else if (nblocks > 0)
                 ifma_short(st, in, nblocks, hibit);
@@ -1110,7 +1093,8 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
          * wipe them (and the scalar path needs no merge) */
         st->sm.vec = 0;
     }
-    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit);
+    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit,
+                        POLYMAC_IFMA_COLD, POLYMAC_IFMA_WARM);
 }
 
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
@@ -1127,15 +1111,12 @@ static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
  * less the lanes a one-shot message never writes.  Shorter messages run
  * the scalar code alone.
  */
-static void polymac_auth_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t *msg,
-                                        size_t len, const uint8_t key[32])
+static __attribute__((noinline)) void ifma_auth_vector(uint8_t tag[16], const uint8_t *msg,
+                                                       size_t len, const uint8_t key[32])
 {
-    struct ifma_state *st = ks;
+    _Alignas(POLYMAC_KS_ALIGN) struct ifma_state st_;
+    struct ifma_state *st = &st_;
     const size_t nblocks = len / 16, rest = len % 16;
-    if (nblocks < *IFMA_COLD_AT) {
-        polymac_r64_auth(tag, msg, len, key);
-        return;
-    }
     /* the last block padded first: from the vector call to the tag, h
      * stays in registers, with no call it would be spilled across */
     uint8_t last[16];
@@ -1155,20 +1136,31 @@ static void polymac_auth_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
 
+static int polymac_auth_x86_avx512ifma(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                       const uint8_t key[32])
+{
+    if (len / 16 < (size_t)POLYMAC_IFMA_COLD)
+        polymac_r64_oneshot(tag, msg, len, key);
+    else
+        ifma_auth_vector(tag, msg, len, key);
+    return 0;
+}
+
 /* the batch entry, on the arithmetic above */
 #include "poly1305_x86_avx512ifma_lanes.h"
 
 /* The down-clocking cores (lib/cpu.c) have no IFMA: nothing to avoid.
  * Its functions zero their own stack (burn.h). */
-POLYMAC_SIMD_REGISTER_TUNED(x86_avx512ifma, "x86-avx512ifma",
-                            POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
-                            IFMA_COLD_INIT, IFMA_SCALAR_MAX_AT,
-                            .stack_bytes = 0,
-                            .auth = polymac_auth_x86_avx512ifma,
-                            .lanes = polymac_lanes_x86_avx512ifma,
-                            .lanes_max = IFMA_LANES_MAX,
-                            .lanes_counts = IFMA_LANES_COUNTS,
-                            .lanes_batch = polymac_lanes_batch_x86_avx512ifma);
+const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
+    .name = "x86-avx512ifma",
+    .cpu_required = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F,
+    .init = polymac_init_x86_avx512ifma,
+    .blocks = polymac_blocks_x86_avx512ifma,
+    .emit = polymac_emit_x86_avx512ifma,
+    .auth = polymac_auth_x86_avx512ifma,
+    .stack_bytes = 0,
+    .lanes = &ifma_lanes_entry,
+};
 
 #ifdef POLYMAC_TEST_KERNELS
 #include "../test_inject.h"

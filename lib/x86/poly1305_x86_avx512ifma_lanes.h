@@ -43,57 +43,6 @@
 #define IFMA_LANES_MAX 1024
 #endif
 
-/* The fewest messages worth the lanes (lib/kernel.h's lanes_counts): one
- * set of eight lanes costs about as much for one message as for eight.
- * Measured on Intel Emerald Rapids (polymac-ab --batch, TSC cycles,
- * the lanes against polymac_auth one by one, both for n messages):
- * n = 4: 16 B 123 / 75, 64 B 196 / 163, 256 B 442 / 586, 1 KiB 1439 /
- * 1065; n = 5: 16 B 125 / 94, 64 B 169 / 204, 256 B 396 / 733, 1 KiB
- * 1264 / 1332; n = 3 loses at every length but 256 B (382 / 440). */
-#ifndef IFMA_LANES_MIN
-#define IFMA_LANES_MIN 4
-#endif
-/* The same for a batch of mixed lengths (a group in lockstep costs more
- * than one of one length): n = 5 lost to the one-shot path at every mix
- * measured (64 to 304 B: 323 / 292, 100 to 1000 B: 833 / 802), n = 6
- * tied (389 / 375, 955 / 1041), n = 7 won but for messages of one to
- * three blocks (385 / 469, 1089 / 1296; 16, 32, 48 B: 255 / 219). */
-#ifndef IFMA_LANES_MIN_MIXED
-#define IFMA_LANES_MIN_MIXED 7
-#endif
-/* Batches of messages of at most 48 bytes (IFMA_LANES_SHORT),
- * lanes against the one-shot path one by one (polymac-ab --batch N,
- * builds with either choice in one process, TSC cycles): one length,
- * n = 4: 16 B 145 / 108, 48 B 180 / 172; n = 5: 16 B 141 / 130, 32 B
- * 159 / 175, 48 B 182 / 211; from six the lanes win at every length.
- * Again with the groups of one block a step (IFMA_LANES_NO_SQUARE), lanes
- * against one by one at n = 4: 16 B 0.92x, 32 B 1.01x, 48 B 1.04x; n = 2
- * and 3 0.55-0.71x: five still.
- * Mixed (16/32/48 B and other mixes of those): the one-by-one path won
- * up to twelve (n = 8 303 / 224, n = 12 448 / 342), sixteen split (538 /
- * 446, 382 / 452, 467 / 426), 32 went to the lanes (1155 / 1128, 924 /
- * 1131, 900 / 1011). */
-#ifndef IFMA_LANES_SHORT
-#define IFMA_LANES_SHORT 48
-#endif
-#ifndef IFMA_LANES_MIN_SHORT
-#define IFMA_LANES_MIN_SHORT 5
-#endif
-#ifndef IFMA_LANES_MIN_SHORT_MIXED
-#define IFMA_LANES_MIN_SHORT_MIXED 16
-#endif
-/* Four messages of one length lose from about 768 bytes (polymac-ab
- * --vs-loop 4, the loop against the batch in one process: 640 B 1.19x,
- * 768 B 0.98x, 896 B 0.97x, 1 KiB 0.91x); five win at every length up
- * to lanes_max (768 B 1.22x, 1 KiB 1.14x). */
-#ifndef IFMA_LANES_LONG
-#define IFMA_LANES_LONG 704
-#endif
-#define IFMA_LANES_COUNTS                                                            \
-    {{IFMA_LANES_SHORT, IFMA_LANES_MIN_SHORT, IFMA_LANES_MIN_SHORT_MIXED},           \
-     {IFMA_LANES_LONG, IFMA_LANES_MIN, IFMA_LANES_MIN_MIXED},                        \
-     {SIZE_MAX, IFMA_LANES_MIN + 1, IFMA_LANES_MIN_MIXED}}
-
 /* A set of eight lanes: h, r, and r^2 (a step takes two blocks). */
 struct ifma_lanes_set {
     struct ifma_h h;
@@ -517,62 +466,6 @@ IFMA_INLINE int ifma_lanes_one_length(const size_t lens[], size_t n)
     return diff == 0;
 }
 
-/* lib/kernel.h's lanes_batch: up to 64 messages of one length, from the
- * caller's arrays unchecked.  The NULL checks are masked vector tests,
- * eight entries an instruction, and the spans of tags, messages and keys
- * (scan() in lib/batch.c) vector minima and maxima; the tags are written
- * in place.  The front end's loop of scalar checks, its one-length test
- * and its tag buffer cost 8 x 64 B about 13%, 16 to 64 x 64 B about 25%
- * (Emerald Rapids, polymac-ab, measured by skipping them). */
-static int polymac_lanes_batch_x86_avx512ifma(uint8_t *const tags[], const void *const msgs[],
-                                              const size_t lens[],
-                                              const uint8_t *const keys[], size_t n)
-{
-    const size_t len = lens[0];
-    if (n > 64 || !len || len > IFMA_LANES_MAX || !ifma_lanes_one_length(lens, n))
-        return 1;
-    __m512i tlo = _mm512_set1_epi64(-1), mlo = tlo, klo = tlo;
-    __m512i thi = _mm512_setzero_si512(), mhi = thi, khi = thi;
-    __mmask8 null = 0;
-    for (size_t i = 0; i < n; i += 8) {
-        const __mmask8 k = (__mmask8)(n - i >= 8 ? 0xff : (1u << (n - i)) - 1);
-        const __m512i t = _mm512_maskz_loadu_epi64(k, tags + i);
-        const __m512i m = _mm512_maskz_loadu_epi64(k, msgs + i);
-        const __m512i y = _mm512_maskz_loadu_epi64(k, keys + i);
-        null |= _mm512_mask_testn_epi64_mask(k, t, t) | _mm512_mask_testn_epi64_mask(k, m, m) |
-                _mm512_mask_testn_epi64_mask(k, y, y);
-        tlo = _mm512_mask_min_epu64(tlo, k, tlo, t);
-        thi = _mm512_mask_max_epu64(thi, k, thi, t);
-        mlo = _mm512_mask_min_epu64(mlo, k, mlo, m);
-        mhi = _mm512_mask_max_epu64(mhi, k, mhi, m);
-        klo = _mm512_mask_min_epu64(klo, k, klo, y);
-        khi = _mm512_mask_max_epu64(khi, k, khi, y);
-    }
-    if (null)
-        return POLYMAC_EINVAL;
-    if (n > 8) {
-        /* more than one group: a tag written by one group must not land
-         * on a message or key a later group reads (up to eight, the one
-         * set has loaded every block and key, s included, before it
-         * stores the first tag: no span to check) */
-        const uint64_t lo = _mm512_reduce_min_epu64(_mm512_min_epu64(mlo, klo));
-        const uint64_t hi = _mm512_reduce_max_epu64(
-            _mm512_max_epu64(_mm512_add_epi64(mhi, _mm512_set1_epi64((long long)len)),
-                             _mm512_add_epi64(khi, _mm512_set1_epi64(32))));
-        const uint64_t t0 = _mm512_reduce_min_epu64(tlo);
-        const uint64_t t1 = _mm512_reduce_max_epu64(thi);
-        if (!(t1 + 16 <= lo || t0 >= hi))
-            return 1;
-    }
-    _Alignas(64) uint8_t pad[8][16];
-    for (size_t i = 0; i < n; i += 8)
-        ifma_lanes_same_one(tags + i, (const uint8_t *const *)msgs + i, len, keys + i,
-                            n - i < 8 ? n - i : 8, pad);
-    polymac_x86_burn(IFMA_LANES_SAME_STACK);
-    polymac_wipe(pad, sizeof pad);
-    return 0;
-}
-
 /* Entries ordered at a time: a window of the batch. */
 #define IFMA_LANES_WIN 64
 
@@ -678,3 +571,13 @@ static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *co
     polymac_x86_burn(depth);
     polymac_wipe(pad, sizeof pad);
 }
+
+/* The fewest messages worth the lanes: one set of eight costs about as
+ * much for one message as for eight (docs/log.md has the counts
+ * measured); a group of mixed lengths runs in lockstep, which costs more. */
+static const struct polymac_lanes ifma_lanes_entry = {
+    .run = polymac_lanes_x86_avx512ifma,
+    .max_len = IFMA_LANES_MAX,
+    .min_same = 4,
+    .min_mixed = 7,
+};

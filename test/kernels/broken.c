@@ -96,7 +96,7 @@ static void blocks_broken_stream(void *ks, const uint8_t *in, size_t nblocks, ui
     {                                                                       \
         .name = kname, .cpu_required = 0, .init = broken_init,              \
         .blocks = blocks_fn, .emit = broken_emit,                           \
-        .stack_bytes = 2048, .stack_bytes_short = 512,                      \
+        .stack_bytes = 2048,                                                \
     }
 
 const struct polymac_kernel polymac_kernel_test_broken =
