@@ -63,7 +63,8 @@ extern "C" {
 #define POLYMAC_OK           0
 #define POLYMAC_EINVAL      -1  /* NULL pointer, or NULL message with len > 0 */
 #define POLYMAC_EBADTAG     -2  /* verify: tag does not match */
-#define POLYMAC_ESTATE      -3  /* state not initialised, already finished or corrupt */
+#define POLYMAC_ESTATE      -3  /* state not initialised, already finished, begun by
+                                   another build, or its header damaged */
 #define POLYMAC_EBACKEND    -4  /* backend name unknown or not built in */
 #define POLYMAC_EUNSUPPORTED -5 /* backend built in, but this CPU lacks its features
                                    or it failed its load-time self-test */
@@ -75,7 +76,11 @@ extern "C" {
                                    messages could not be allocated */
 
 /* Streaming state.  Opaque; any address will do (no alignment rule), and
- * a live state may be copied with memcpy and continued from the copy. */
+ * a live state may be copied with memcpy and continued from the copy.
+ * The calls refuse with POLYMAC_ESTATE a state whose header is damaged:
+ * its offset, live marker, build or kernel index changed.  Any other
+ * change to a live state's bytes is not detected and gives a wrong tag,
+ * never a crash. */
 typedef struct polymac_state {
     unsigned char opaque[POLYMAC_STATEBYTES];
 } polymac_state;
@@ -110,24 +115,24 @@ POLYMAC_EXPORT int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEY
 /* Appends len bytes; any split of a message gives the same tag (len 0,
  * with msg NULL or not, appends nothing).
  * Returns POLYMAC_OK; POLYMAC_EINVAL when st is NULL or msg is NULL with
- * len > 0; POLYMAC_ESTATE when st was never initialised, is finished, is
- * corrupt, or was begun by another build of the library (nothing is
+ * len > 0; POLYMAC_ESTATE when st was never initialised, is finished, has a
+ * damaged header, or was begun by another build of the library (nothing is
  * appended on an error). */
 POLYMAC_EXPORT int polymac_update(polymac_state *st, const void *msg, size_t len);
 
 /* Writes the tag and wipes the state; a second final returns
  * POLYMAC_ESTATE until polymac_init is called again.
  * Returns POLYMAC_OK; POLYMAC_EINVAL when st or tag is NULL;
- * POLYMAC_ESTATE when st was never initialised, is finished, is corrupt,
- * or was begun by another build of the library.  A live state is left
+ * POLYMAC_ESTATE when st was never initialised, is finished, has a damaged
+ * header, or was begun by another build of the library.  A live state is left
  * unchanged by POLYMAC_EINVAL. */
 POLYMAC_EXPORT int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES]);
 
 /* Like polymac_final but compares with tag in constant time.
  * Returns POLYMAC_OK on a match, POLYMAC_EBADTAG on a mismatch,
  * POLYMAC_EINVAL when st or tag is NULL, POLYMAC_ESTATE when st was never
- * initialised, is finished, is corrupt, or was begun by another build of
- * the library.  The state is wiped on every path, a NULL tag included:
+ * initialised, is finished, has a damaged header, or was begun by another
+ * build of the library.  The state is wiped on every path, a NULL tag included:
  * after this call st is finished. */
 POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
 polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES]);

@@ -22,9 +22,9 @@ struct front {
     uint8_t kidx;        /* registry index of the kernel that began it */
     uint8_t buflen;      /* bytes in buf, 0..15 */
     uint8_t pad[2];
-    uint32_t build;      /* polymac_registry_fingerprint() of the build that
-                            began it: an index means nothing in a build
-                            whose registry differs */
+    uint32_t build;      /* bind(kidx): the fingerprint of the build that
+                            began it (an index means nothing in a build
+                            whose registry differs), bound to kidx */
     uint8_t s[16];
     uint8_t buf[16];
 };
@@ -33,6 +33,13 @@ _Static_assert(sizeof(struct front) <= FRONT_BYTES, "front fits");
 _Static_assert(1 + 63 + FRONT_BYTES + POLYMAC_KS_BYTES <= POLYMAC_STATEBYTES,
                "polymac_state holds the front, the kernel state and alignment slack");
 _Static_assert(POLYMAC_KS_ALIGN == 64, "one alignment for front and kernel state");
+
+/* The check word of a state begun by kernel kidx in this build: a state
+ * whose kernel index was changed, or that another build began, fails it. */
+static uint32_t bind(uint8_t kidx)
+{
+    return polymac_registry_fingerprint() ^ ((uint32_t)kidx * UINT32_C(0x9e3779b1));
+}
 
 static unsigned want_offset(const polymac_state *st)
 {
@@ -47,11 +54,13 @@ static struct front *live(polymac_state *st, const struct polymac_kernel **k)
     unsigned off = raw[0], want = want_offset(st);
     uint64_t magic;
     uint32_t build;
+    uint8_t kidx;
     if (off < 1 || off > 64)
         return NULL;
     memcpy(&magic, raw + off, sizeof magic);
     memcpy(&build, raw + off + offsetof(struct front, build), sizeof build);
-    if (magic != LIVE_MAGIC || build != polymac_registry_fingerprint())
+    memcpy(&kidx, raw + off + offsetof(struct front, kidx), sizeof kidx);
+    if (magic != LIVE_MAGIC || build != bind(kidx))
         return NULL;
     if (off != want) {
         /* the bytes the move uncovers would keep s, buffered message
@@ -150,7 +159,7 @@ void polymac_init_with(const struct polymac_kernel *k, polymac_state *st,
     f->kidx = (uint8_t)polymac_kernel_index(k);
     f->buflen = 0;
     f->pad[0] = f->pad[1] = 0;
-    f->build = polymac_registry_fingerprint();
+    f->build = bind(f->kidx);
     memcpy(f->s, key + 16, 16);
     clamp(r, key);
     k->init(kstate(f), r);

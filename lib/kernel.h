@@ -13,6 +13,11 @@
 #define POLYMAC_KS_BYTES 1024
 #define POLYMAC_KS_ALIGN 64
 
+/* The shortest message a kernel's auth is handed: every auth runs the
+ * radix-2^64 one-shot below its cold break-even, which is at least eight
+ * blocks, so the front end runs shorter ones itself, without the call. */
+#define POLYMAC_AUTH_MIN 128
+
 /*
  * ks is plain data the front end may move with memcpy between calls (no
  * pointers); any byte pattern in it is safe to run (flags are compared,
@@ -35,7 +40,8 @@ struct polymac_kernel {
     void (*emit)(void *ks, uint8_t tag[16], const uint8_t s[16]);
     /* Optional one-shot: writes the tag of msg under key (r unclamped,
      * then s) and returns 0, or returns 1 having written nothing, and
-     * the front end runs init, blocks and emit. */
+     * the front end runs init, blocks and emit.  Messages shorter than
+     * POLYMAC_AUTH_MIN run the front end's radix-2^64 one-shot instead. */
     int (*auth)(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
     uint32_t stack_bytes;
     const struct polymac_lanes *lanes;     /* optional batch capability */

@@ -10,6 +10,9 @@
 #include "core.h"
 #include "kernels.h"
 #include "util.h"
+#ifdef POLYMAC_HAVE_R64
+#include "generic/r64.h"
+#endif
 
 /* init, blocks and emit, out of line: their 1 KiB stack state (never
  * memset: the kernel initialises what it uses and emit wipes it) would
@@ -25,6 +28,12 @@ __attribute__((noinline)) static void auth_blocks(const struct polymac_kernel *k
 void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
                       size_t len, const uint8_t key[32])
 {
+#ifdef POLYMAC_HAVE_R64
+    if (k->auth && len < POLYMAC_AUTH_MIN) {
+        polymac_r64_oneshot(tag, msg, len, key);
+        return;
+    }
+#endif
     if (k->auth && k->auth(tag, msg, len, key) == 0)
         return;
     auth_blocks(k, tag, msg, len, key);
