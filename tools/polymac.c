@@ -35,17 +35,23 @@ static const char usage_info[] =
     "here (best first), the active kernel and why it was chosen.\n";
 
 static const char usage_tag[] =
-    "usage: polymac tag (--key HEX64 | --key-file FILE) [FILE]\n"
+    "usage: polymac tag (--key HEX64 | --key-file KEYFILE) [--] [FILE]\n"
     "\n"
     "Prints the Poly1305 tag (RFC 8439) of FILE, or of standard input when\n"
-    "FILE is absent or -, as 32 hex digits.  A key file holds 32 raw bytes or\n"
-    "64 hex digits.  Exits 0, or 2 on any error.\n";
+    "FILE is absent or -, as 32 hex digits.  Exits 0, or 2 on any error.\n"
+    "\n"
+    "Give exactly one of --key and --key-file, once.  A key file holds exactly\n"
+    "32 raw bytes, or 64 hex digits and an optional newline.  --key-file -\n"
+    "reads the key from standard input; the message is then a FILE.  -- ends\n"
+    "the options, so that FILE may start with -.\n";
 
 static const char usage_verify[] =
-    "usage: polymac verify (--key HEX64 | --key-file FILE) --tag HEX32 [FILE]\n"
+    "usage: polymac verify (--key HEX64 | --key-file KEYFILE) --tag HEX32 [--] [FILE]\n"
     "\n"
     "Checks a Poly1305 tag in constant time.  Exits 0 (and prints OK) when the\n"
-    "tag matches, 1 when it does not, 2 on any error.\n";
+    "tag matches, 1 when it does not, 2 on any error.  The key, --, FILE and\n"
+    "--key-file - work as in polymac tag (see polymac tag --help); --tag is\n"
+    "given once.\n";
 
 static const char usage_bench[] =
     "usage: polymac bench [--quick] [--csv] [--stream] [--batch] [--rounds N] [--sizes N,N,...]\n"
@@ -63,20 +69,23 @@ static const char usage_bench[] =
     "              (48 of 64, 594, 1518 B, 7:4:1), each message with its own\n"
     "              key: polymac_auth_batch against polymac_auth one by one\n"
     "              and intel-ipsec-mb's job manager (active kernel only)\n"
-    "  --rounds N  rounds per size, 1 to 63 (default 11)\n"
-    "  --sizes L   message sizes in bytes, comma-separated\n";
+    "  --rounds N  rounds per size, 1 to 63 (default 11, --quick 5)\n"
+    "  --sizes L   message sizes in bytes, comma-separated: 1 to 16 sizes,\n"
+    "              each from 1 to 1073741824 (2^30)\n"
+    "--rounds and --sizes are given at most once.\n";
 
 static const char usage[] =
     "usage: polymac info\n"
-    "       polymac tag    (--key HEX64 | --key-file FILE) [FILE]\n"
-    "       polymac verify (--key HEX64 | --key-file FILE) --tag HEX32 [FILE]\n"
+    "       polymac tag    (--key HEX64 | --key-file KEYFILE) [--] [FILE]\n"
+    "       polymac verify (--key HEX64 | --key-file KEYFILE) --tag HEX32 [--] [FILE]\n"
     "       polymac bench  [--quick] [--csv] [--stream] [--batch] [--rounds N] [--sizes N,N,...]\n"
     "       polymac COMMAND --help\n"
     "       polymac --help | --version\n"
     "\n"
     "tag prints the Poly1305 tag (RFC 8439) of FILE, or of standard input\n"
     "when no FILE is given.  verify exits 0 when the tag matches, 1 when it\n"
-    "does not, 2 on any error.  A key file holds 32 raw bytes or 64 hex digits.\n"
+    "does not, 2 on any error.  A key file holds 32 raw bytes or 64 hex digits\n"
+    "(and an optional newline); --key-file - reads it from standard input.\n"
     "bench compares the kernels, and the peer libraries it finds at run time.\n"
     "\n"
     "Exit status: 0 success (verify: the tag matches), 1 verify: the tag does\n"
@@ -102,10 +111,15 @@ static int help(const char *text)
     return 0;
 }
 
-static int die(const char *fmt, const char *arg)
+/* "polymac: MESSAGE" on stderr; returns 2. */
+__attribute__((format(printf, 1, 2)))
+static int die(const char *fmt, ...)
 {
-    fprintf(stderr, "polymac: ");
-    fprintf(stderr, fmt, arg);
+    va_list ap;
+    fputs("polymac: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     return 2;
 }
@@ -137,75 +151,145 @@ static int parse_hex(const char *s, uint8_t *out, size_t n)
     return 0;
 }
 
-static int read_key_file(const char *path, uint8_t key[32])
+/* Clears key material with stores the compiler keeps. */
+static void wipe(void *p, size_t n)
 {
-    char buf[80];
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return die_errno("cannot open key file", path, errno);
+    volatile uint8_t *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
+/* Parses a whole decimal number from lo to hi: digits only (no sign, space
+ * or trailing byte), no overflow; 0 on success. */
+static int parse_num(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')   /* strtoul would skip space and negate "-1" */
+        return -1;
     errno = 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (err)
-        return die_errno("cannot read key file", path, err);
-    if (n == 32) {
-        memcpy(key, buf, 32);
-        return 0;
-    }
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-        n--;
-    buf[n] = 0;
-    if (parse_hex(buf, key, 32))
-        return die("key file %s must hold 32 raw bytes or 64 hex digits", path);
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
     return 0;
 }
 
-/* tag and verify */
+/* Reads the key from a key file, or from standard input when path is -:
+ * exactly 32 raw bytes, or 64 hex digits and an optional newline (LF or
+ * CR LF), nothing else.  0 on success; the buffer is wiped either way. */
+static int read_key_file(const char *path, uint8_t key[32])
+{
+    char buf[67];               /* one byte more than the longest key file */
+    int from_stdin = !strcmp(path, "-");
+    const char *name = from_stdin ? "- (standard input)" : path;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return die_errno("cannot open key file", path, errno);
+    errno = 0;
+    size_t n = fread(buf, 1, sizeof buf, f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (!from_stdin)
+        fclose(f);
+    size_t d = n;               /* the bytes before the optional newline */
+    if (d && buf[d - 1] == '\n') {
+        d--;
+        if (d && buf[d - 1] == '\r')
+            d--;
+    }
+    const char *why = NULL;
+    if (!err) {
+        if (n == 32) {
+            memcpy(key, buf, 32);
+        } else if (n == 0) {
+            why = "is empty";
+        } else if (n == sizeof buf) {
+            why = "is too long";
+        } else if (d != 64) {
+            why = "has the wrong length";
+        } else {
+            buf[64] = 0;
+            if (parse_hex(buf, key, 32))
+                why = "holds a byte that is not a hex digit";
+        }
+    }
+    wipe(buf, sizeof buf);
+    if (err)
+        return die_errno("cannot read key file", name, err);
+    if (why) {
+        wipe(key, 32);
+        return die("key file %s %s: it must hold exactly 32 raw bytes, or 64 hex digits "
+                   "and an optional newline", name, why);
+    }
+    return 0;
+}
+
+/* tag and verify.  Options and FILE in any order until --; the key is
+ * read only once the whole command line is known to be good. */
 static int cmd_mac(int argc, char **argv, int verify)
 {
     uint8_t key[32], want[16], tag[16];
-    int have_key = 0, have_tag = 0;
-    const char *file = NULL;
+    const char *key_hex = NULL, *key_file = NULL, *tag_hex = NULL, *file = NULL;
+    int options = 1;            /* 0 after --: every argument is a FILE */
     for (int i = 1; i < argc; i++) {
-        if (is_help(argv[i])) {
+        const char *a = argv[i];
+        const char **value = NULL;
+        if (options && !strcmp(a, "--")) {
+            options = 0;
+            continue;
+        }
+        if (options && is_help(a))
             return help(verify ? usage_verify : usage_tag);
-        } else if (!strcmp(argv[i], "--key") && i + 1 < argc) {
-            if (parse_hex(argv[++i], key, 32))
-                return die("--key needs 64 hex digits (a 32-byte key)%s", "");
-            have_key = 1;
-        } else if (!strcmp(argv[i], "--key-file") && i + 1 < argc) {
-            if (read_key_file(argv[++i], key))
-                return 2;
-            have_key = 1;
-        } else if (verify && !strcmp(argv[i], "--tag") && i + 1 < argc) {
-            if (parse_hex(argv[++i], want, 16))
-                return die("--tag needs 32 hex digits (a 16-byte tag)%s", "");
-            have_tag = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] && !file) {
-            fprintf(stderr, "polymac %s: unknown or incomplete option %s (see polymac %s --help)\n",
-                    argv[0], argv[i], argv[0]);
-            return 2;
+        if (options && !strcmp(a, "--key"))
+            value = &key_hex;
+        else if (options && !strcmp(a, "--key-file"))
+            value = &key_file;
+        else if (options && verify && !strcmp(a, "--tag"))
+            value = &tag_hex;
+        if (value) {
+            if (i + 1 == argc)
+                return die("%s needs a value (see polymac %s --help)", a, argv[0]);
+            if (*value)
+                return die("%s given twice (see polymac %s --help)", a, argv[0]);
+            if ((value == &key_hex && key_file) || (value == &key_file && key_hex))
+                return die("--key and --key-file are alternatives: give one of them");
+            *value = argv[++i];
+        } else if (options && a[0] == '-' && a[1]) {
+            return die("%s: unknown option %s (see polymac %s --help; -- ends the options)",
+                       argv[0], a, argv[0]);
         } else if (!file) {
-            file = argv[i];
+            file = a;
         } else {
-            return die("more than one input file given: %s", argv[i]);
+            return die("more than one input file given: %s", a);
         }
     }
-    if (!have_key)
-        return die("a key is required: --key HEX64 or --key-file FILE%s", "");
-    if (verify && !have_tag)
-        return die("verify needs --tag HEX32%s", "");
-
-    FILE *in = stdin;
+    if (!key_hex && !key_file)
+        return die("a key is required: --key HEX64 or --key-file KEYFILE");
+    if (verify && !tag_hex)
+        return die("verify needs --tag HEX32");
     if (file && !strcmp(file, "-"))
         file = NULL;
-    if (file && !(in = fopen(file, "rb")))
+    if (key_file && !strcmp(key_file, "-") && !file)
+        return die("--key-file - reads the key from standard input, so the message "
+                   "cannot come from there too: give it as FILE");
+    if (verify && parse_hex(tag_hex, want, 16))
+        return die("--tag needs 32 hex digits (a 16-byte tag)");
+    if (key_hex && parse_hex(key_hex, key, 32)) {
+        wipe(key, sizeof key);
+        return die("--key needs 64 hex digits (a 32-byte key)");
+    }
+    if (key_file && read_key_file(key_file, key))
+        return 2;
+
+    FILE *in = stdin;
+    if (file && !(in = fopen(file, "rb"))) {
+        wipe(key, sizeof key);
         return die_errno("cannot open", file, errno);
+    }
     polymac_state st;
     static uint8_t buf[1 << 16];
     size_t n;
     polymac_init(&st, key);
+    wipe(key, sizeof key);      /* the state holds it now; final wipes that */
     errno = 0;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0)
         polymac_update(&st, buf, n);
@@ -483,44 +567,93 @@ static int cmd_bench_batch(int rounds, double target_ns)
     return 0;
 }
 
+/* Parses --sizes: 1 to 16 sizes from 1 to 2^30, comma-separated, each a
+ * whole decimal number.  Returns the count, or 0 after the message. */
+static int parse_sizes(const char *arg, size_t sizes[16])
+{
+    const char *why = NULL;
+    int n = 0;
+    if (!*arg)
+        why = "no size given";
+    for (const char *p = arg; !why;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[24];
+        unsigned long v;
+        if (!len) {
+            why = "an empty size";      /* ",1", "1,,2", "1," */
+        } else if (strspn(p, "0123456789") < len) {
+            why = "a size that is not a decimal number";
+        } else if (n == 16) {
+            why = "more than 16 sizes";
+        } else {
+            if (len < sizeof item) {
+                memcpy(item, p, len);
+                item[len] = 0;
+            }
+            if (len >= sizeof item || parse_num(item, 1, 1ul << 30, &v))
+                why = "a size out of range";
+            else
+                sizes[n++] = (size_t)v;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (why) {
+        die("--sizes '%s': %s (it takes 1 to 16 sizes, each from 1 to 1073741824, "
+            "comma-separated)", arg, why);
+        return 0;
+    }
+    return n;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     size_t sizes[16] = {16, 64, 256, 1024, 8192, 65536, 1048576};
-    int nsizes = 7, rounds = 11, csv = 0, stream = 0, batch = 0;
+    int nsizes = 7, rounds = 0, csv = 0, stream = 0, batch = 0, quick = 0, have_sizes = 0;
     double target_ns = 2e6;
     for (int i = 1; i < argc; i++) {
-        if (is_help(argv[i])) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {         /* ends the options; bench takes no operand */
+            if (i + 1 < argc)
+                return die("bench takes no operand: %s (see polymac bench --help)", argv[i + 1]);
+        } else if (is_help(a)) {
             return help(usage_bench);
-        } else if (!strcmp(argv[i], "--csv")) {
+        } else if (!strcmp(a, "--csv")) {
             csv = 1;
-        } else if (!strcmp(argv[i], "--quick")) {
-            rounds = 5;
+        } else if (!strcmp(a, "--quick")) {
+            quick = 1;
             target_ns = 5e5;
-        } else if (!strcmp(argv[i], "--stream")) {
+        } else if (!strcmp(a, "--stream")) {
             stream = 1;
-        } else if (!strcmp(argv[i], "--batch")) {
+        } else if (!strcmp(a, "--batch")) {
             batch = 1;
-        } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
-            rounds = atoi(argv[++i]);
-            if (rounds < 1 || rounds > 63)
-                return die("--rounds takes 1 to 63%s", "");
-        } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            char *p = argv[++i], *end;
-            nsizes = 0;
-            while (*p && nsizes < 16) {
-                errno = 0;
-                unsigned long long v = strtoull(p, &end, 10);
-                if (end == p || errno || v == 0 || v > (1ull << 30))
-                    return die("--sizes takes sizes from 1 to 2^30, comma-separated: %s", argv[i]);
-                sizes[nsizes++] = (size_t)v;
-                p = *end == ',' ? end + 1 : end;
-                if (*end && *end != ',')
-                    return die("--sizes takes sizes from 1 to 2^30, comma-separated: %s", argv[i]);
+        } else if (!strcmp(a, "--rounds") || !strcmp(a, "--sizes")) {
+            int is_rounds = a[2] == 'r';
+            if (i + 1 == argc)
+                return die("%s needs a value (see polymac bench --help)", a);
+            if (is_rounds ? rounds != 0 : have_sizes)
+                return die("%s given twice (see polymac bench --help)", a);
+            const char *v = argv[++i];
+            unsigned long r;
+            if (!is_rounds) {
+                if (!(nsizes = parse_sizes(v, sizes)))
+                    return 2;
+                have_sizes = 1;
+            } else if (parse_num(v, 1, 63, &r)) {
+                return die("--rounds takes a whole number from 1 to 63: %s", v);
+            } else {
+                rounds = (int)r;
             }
+        } else if (a[0] == '-') {
+            return die("unknown bench option %s (see polymac bench --help)", a);
         } else {
-            return die("unknown or incomplete bench option %s (see polymac bench --help)", argv[i]);
+            return die("bench takes no operand: %s (see polymac bench --help)", a);
         }
     }
+    if (!rounds)                /* --rounds wins over --quick in either order */
+        rounds = quick ? 5 : 11;
 
     if (batch) {
         struct peer peers[8];
@@ -595,7 +728,7 @@ static int cmd_bench(int argc, char **argv)
     uint8_t *msg = malloc(maxlen ? maxlen : 1);
     uint8_t keys[16][32];
     if (!msg)
-        return die("out of memory%s", "");
+        return die("out of memory");
     uint64_t x = 0x9e3779b97f4a7c15ull;
     bench_fill(msg, maxlen, &x);
     bench_fill(&keys[0][0], sizeof keys, &x);
