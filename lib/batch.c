@@ -98,7 +98,7 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
             lk[j] = keys[i];
             j++;
         } else {
-            polymac_auth_one(k, out[i], msgs[i], lens[i], keys[i]);
+            polymac_auth_nocheck(k, out[i], msgs[i], lens[i], keys[i]);
         }
     }
     if (j) {

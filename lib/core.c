@@ -148,7 +148,7 @@ void polymac_wipe_dead_stack(const struct polymac_kernel *k)
     after_kernel(k);
 }
 
-void polymac_init_with(const struct polymac_kernel *k, polymac_state *st,
+void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
                        const uint8_t key[32])
 {
     unsigned want = want_offset(st);
@@ -167,7 +167,7 @@ void polymac_init_with(const struct polymac_kernel *k, polymac_state *st,
     after_kernel(k);
 }
 
-int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
+int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
 {
     const struct polymac_kernel *k;
     struct front *f;
@@ -208,8 +208,8 @@ int polymac_update_impl(polymac_state *st, const void *msg, size_t len)
     return POLYMAC_OK;
 }
 
-/* polymac_final without the argument checks (hidden: see auth_impl). */
-int polymac_final_impl(polymac_state *st, uint8_t tag[16])
+/* polymac_final without the argument checks (hidden: see auth_nocheck). */
+int polymac_final_nocheck(polymac_state *st, uint8_t tag[16])
 {
     const struct polymac_kernel *k;
     struct front *f;

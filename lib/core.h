@@ -38,7 +38,7 @@ void polymac_wipe_dead_stack(const struct polymac_kernel *k);
 /* polymac_auth's work with kernel k, without the argument checks: the
  * kernel's auth, else its init, blocks and emit, each under the stack
  * rule (polymac.c; the batch calls and the self-test use it too). */
-void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
+void polymac_auth_nocheck(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
                       size_t len, const uint8_t key[32]);
 
 /* The streaming calls as the library makes them (hidden, never through
@@ -46,9 +46,9 @@ void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uin
  * body, polymac_final without its argument checks.  The self-test streams
  * its known answers through them. */
 struct polymac_state;
-void polymac_init_with(const struct polymac_kernel *k, struct polymac_state *st,
+void polymac_init_nocheck(const struct polymac_kernel *k, struct polymac_state *st,
                        const uint8_t key[32]);
-int polymac_update_impl(struct polymac_state *st, const void *msg, size_t len);
-int polymac_final_impl(struct polymac_state *st, uint8_t tag[16]);
+int polymac_update_nocheck(struct polymac_state *st, const void *msg, size_t len);
+int polymac_final_nocheck(struct polymac_state *st, uint8_t tag[16]);
 
 #endif

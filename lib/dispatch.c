@@ -108,7 +108,7 @@ static int selftest(const struct polymac_kernel *k)
     memset(msg, 0xff, sizeof msg);
     memset(key, 0xff, sizeof key);
     for (unsigned i = 0; i < POLYMAC_KAT_ONESHOTS; i++) {
-        polymac_auth_one(k, tag, msg, polymac_kat_oneshot_len[i], key);
+        polymac_auth_nocheck(k, tag, msg, polymac_kat_oneshot_len[i], key);
         diff |= tag_diff(tag, polymac_kat_oneshot_tag[i]);
     }
     for (unsigned i = 0; i < POLYMAC_KAT_STREAMS; i++) {
@@ -116,13 +116,13 @@ static int selftest(const struct polymac_kernel *k)
         size_t off = 0;
         polymac_kat_fill(key, sizeof key, s->key_seed);
         polymac_kat_fill(msg, polymac_kat_stream_len(i), s->msg_seed);
-        polymac_init_with(k, &st, key);
+        polymac_init_nocheck(k, &st, key);
         for (unsigned j = 0; j < POLYMAC_KAT_PIECES_MAX && s->pieces[j]; j++) {
-            if (polymac_update_impl(&st, msg + off, s->pieces[j]) != POLYMAC_OK)
+            if (polymac_update_nocheck(&st, msg + off, s->pieces[j]) != POLYMAC_OK)
                 diff |= 1;
             off += s->pieces[j];
         }
-        if (polymac_final_impl(&st, tag) != POLYMAC_OK)
+        if (polymac_final_nocheck(&st, tag) != POLYMAC_OK)
             diff |= 1;
         diff |= tag_diff(tag, polymac_kat_stream_tag[i]);
     }

@@ -25,7 +25,7 @@ __attribute__((noinline)) static void auth_blocks(const struct polymac_kernel *k
     polymac_auth_blocks(k, ks, tag, msg, len, key);
 }
 
-void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
+void polymac_auth_nocheck(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
                       size_t len, const uint8_t key[32])
 {
 #ifdef POLYMAC_HAVE_R64
@@ -42,12 +42,12 @@ void polymac_auth_one(const struct polymac_kernel *k, uint8_t tag[16], const uin
 /* polymac_auth without the argument checks.  polymac_verify calls this
  * hidden function directly: a call to the exported symbol would go through
  * the PLT (an extra jump, and interposable). */
-static int auth_impl(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
+static int auth_nocheck(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    polymac_auth_one(k, tag, msg, len, key);
+    polymac_auth_nocheck(k, tag, msg, len, key);
     return POLYMAC_OK;
 }
 
@@ -56,7 +56,7 @@ int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
 {
     if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
-    return auth_impl(tag, msg, len, key);
+    return auth_nocheck(tag, msg, len, key);
 }
 
 int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
@@ -65,7 +65,7 @@ int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t 
     uint8_t mine[16];
     if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
-    int rc = auth_impl(mine, msg, len, key);
+    int rc = auth_nocheck(mine, msg, len, key);
     if (rc)
         return rc;
     rc = polymac_compare_tags(mine, tag);
@@ -80,20 +80,20 @@ int polymac_init(polymac_state *st, const uint8_t key[POLYMAC_KEYBYTES])
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    polymac_init_with(k, st, key);
+    polymac_init_nocheck(k, st, key);
     return POLYMAC_OK;
 }
 
 int polymac_update(polymac_state *st, const void *msg, size_t len)
 {
-    return polymac_update_impl(st, msg, len);
+    return polymac_update_nocheck(st, msg, len);
 }
 
 int polymac_final(polymac_state *st, uint8_t tag[POLYMAC_TAGBYTES])
 {
     if (!st || !tag)
         return POLYMAC_EINVAL;
-    return polymac_final_impl(st, tag);
+    return polymac_final_nocheck(st, tag);
 }
 
 int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
@@ -103,7 +103,7 @@ int polymac_final_verify(polymac_state *st, const uint8_t tag[POLYMAC_TAGBYTES])
         return POLYMAC_EINVAL;
     /* the state is finished on every path, a NULL tag included: a caller
      * that drops the result must not be left with a live state */
-    int rc = polymac_final_impl(st, mine);
+    int rc = polymac_final_nocheck(st, mine);
     if (!tag) {
         polymac_wipe(mine, sizeof mine);
         return POLYMAC_EINVAL;

@@ -66,7 +66,7 @@ unsigned polymac_kernel_index(const struct polymac_kernel *k)
 
 _Atomic uint32_t polymac_fingerprint;
 
-uint32_t polymac_registry_fingerprint_slow(void)
+uint32_t polymac_registry_fingerprint_compute(void)
 {
     /* FNV-1a over the version and the names, each with its terminator */
     uint32_t h = 2166136261u;
@@ -82,7 +82,7 @@ uint32_t polymac_registry_fingerprint_slow(void)
     return h;
 }
 
-const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx)
+const struct polymac_kernel *polymac_kernel_at_lookup(unsigned idx)
 {
     if (idx >= NKERNELS || !polymac_kernel_supported(polymac_registry[idx]))
         return NULL;

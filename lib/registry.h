@@ -24,13 +24,13 @@ unsigned polymac_kernel_index(const struct polymac_kernel *k);
  * order), recorded in a state beside the kernel index: a state begun by a
  * build whose registry differs (another copy of the library in the same
  * process, a state shared between processes) is refused, never misread. */
-uint32_t polymac_registry_fingerprint_slow(void);
+uint32_t polymac_registry_fingerprint_compute(void);
 extern _Atomic uint32_t polymac_fingerprint;
 
 static inline uint32_t polymac_registry_fingerprint(void)
 {
     uint32_t f = atomic_load_explicit(&polymac_fingerprint, memory_order_relaxed);
-    return f ? f : polymac_registry_fingerprint_slow();
+    return f ? f : polymac_registry_fingerprint_compute();
 }
 
 extern const struct polymac_kernel *const polymac_registry[];
@@ -40,7 +40,7 @@ extern const unsigned polymac_registry_size;
 extern _Atomic uint32_t polymac_runnable;
 
 /* The checks behind polymac_kernel_at; sets the kernel's runnable bit. */
-const struct polymac_kernel *polymac_kernel_at_slow(unsigned idx);
+const struct polymac_kernel *polymac_kernel_at_lookup(unsigned idx);
 
 /* The kernel at registry index idx, or NULL when idx is out of range or
  * the kernel cannot run on this CPU: a state's recorded index is checked
@@ -52,7 +52,7 @@ static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
     if (idx < 32
         && ((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> idx) & 1))
         return polymac_registry[idx];
-    return polymac_kernel_at_slow(idx);
+    return polymac_kernel_at_lookup(idx);
 }
 
 #endif

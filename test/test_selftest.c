@@ -67,12 +67,12 @@ static void stream_with(const struct polymac_kernel *k, uint8_t tag[16], const u
 {
     polymac_state st;
     size_t off = 0;
-    polymac_init_with(k, &st, key);
+    polymac_init_nocheck(k, &st, key);
     for (; *pieces; pieces++) {
-        ck_assert_int_eq(polymac_update_impl(&st, msg + off, *pieces), 0);
+        ck_assert_int_eq(polymac_update_nocheck(&st, msg + off, *pieces), 0);
         off += *pieces;
     }
-    ck_assert_int_eq(polymac_final_impl(&st, tag), 0);
+    ck_assert_int_eq(polymac_final_nocheck(&st, tag), 0);
 }
 
 /* One-shot through k with a key and a message of len bytes drawn from

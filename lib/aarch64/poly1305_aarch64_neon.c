@@ -24,7 +24,7 @@
  * two radix conversions, the lane fold) until a few blocks.  The state
  * machine (radix switches, powers once per key, the blocks short of a
  * group of four through the scalar code after the loop) is the SIMD
- * skeleton's (simd/skeleton.h, simd/lanes4.h).
+ * skeleton's (simd/skeleton.h, simd/r26x4.h).
  *
  * Break-even, estimated from the published cycle counts (qemu cannot time
  * anything): OpenSSL's poly1305-armv8.pl gives, in cycles per byte of
@@ -44,7 +44,7 @@
 #include <arm_neon.h>
 #include <stddef.h>
 
-#include "../simd/lanes4.h"
+#include "../simd/r26x4.h"
 #include "../kernels.h"
 
 #ifndef POLYMAC_NEON_COLD

@@ -2,7 +2,7 @@
  *                         in flight in the 32-bit lanes of vmuleuw/vmulouw */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "../simd/lanes4.h"
+#include "../simd/r26x4.h"
 #include "../kernels.h"
 
 #include <altivec.h>
@@ -21,7 +21,7 @@ typedef __vector unsigned long long vu64;
 
 /* Technique (after the PowerISA 2.07 section of OpenSSL's poly1305-ppc.pl):
  * limb i of four consecutive blocks shares one 128-bit register, two
- * blocks per 64-bit lane (lanes4.h): vmulouw multiplies the low words,
+ * blocks per 64-bit lane (r26x4.h): vmulouw multiplies the low words,
  * h plus blocks 0 and 1, by r^4, vmuleuw the high words, blocks 2 and 3,
  * by r^2, and both products go into the same five 64-bit sums, so 50
  * multiplies advance four blocks, one carry chain follows and the carried
@@ -129,7 +129,7 @@ static inline void vsx_carry(vu64 d[5])
 
 /* Absorbs 4 ngroups blocks (ngroups >= 1) into h26 and leaves the sum of
  * the lanes, uncarried (each below 2^60), in out. */
-static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
+static void vsx_groups(const struct polymac_r26x4 *st, const uint8_t *in,
                        size_t ngroups, uint32_t hibit, uint64_t out[5])
 {
     vu32 r4[10], rl[10], m[5], x[5];
@@ -181,6 +181,6 @@ static void vsx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
 #define VSX_LANES .lanes = NULL
 #endif
 
-POLYMAC_LANES4_KERNEL(power_vsx, "power-vsx", POLYMAC_CPU_PPC_VSX,
+POLYMAC_R26X4_KERNEL(power_vsx, "power-vsx", POLYMAC_CPU_PPC_VSX,
                       POLYMAC_VSX_COLD, POLYMAC_VSX_WARM, vsx_groups,
                       VSX_LANES);

@@ -2,7 +2,7 @@
  *                        in flight with vector multiply-and-add */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "../simd/lanes4.h"
+#include "../simd/r26x4.h"
 #include "../kernels.h"
 
 #include <vecintrin.h>
@@ -13,7 +13,7 @@ typedef __vector unsigned long long vu64;
 
 /* Technique (after the vector section of OpenSSL's poly1305-s390x.pl):
  * limb i of four consecutive blocks shares one register, two blocks per
- * 64-bit lane (lanes4.h).  VMALOF multiplies the low words (h plus blocks
+ * 64-bit lane (r26x4.h).  VMALOF multiplies the low words (h plus blocks
  * 0 and 1) by r^4 and VMALEF the high words (blocks 2 and 3) by r^2, each
  * adding into the same five 64-bit accumulators in one instruction, so
  * advancing four blocks is 50 multiply-adds, one carry chain and nothing
@@ -150,7 +150,7 @@ static inline void vx_group(vu64 d[5], const uint8_t *in, vu32 hib, vu32 mask, v
 
 /* Absorbs 4 ngroups blocks (ngroups >= 1) into h26 and leaves the sum of
  * the lanes, uncarried (each below 2^60), in out. */
-VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint8_t *in,
+VX_NO_PREFETCH static void vx_groups(const struct polymac_r26x4 *st, const uint8_t *in,
                       size_t ngroups, uint32_t hibit, uint64_t out[5])
 {
     vu32 r4[10], rl[10];
@@ -215,8 +215,8 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_lanes4 *st, const uint
 #endif
 
 /* The 32-bit word of message a, b, c, d of a group in a vector. */
-static const unsigned vx_word[4] = {POLYMAC_LANES4_LO, 2 + POLYMAC_LANES4_LO,
-                                    POLYMAC_LANES4_HI, 2 + POLYMAC_LANES4_HI};
+static const unsigned vx_word[4] = {POLYMAC_R26X4_LO, 2 + POLYMAC_R26X4_LO,
+                                    POLYMAC_R26X4_HI, 2 + POLYMAC_R26X4_HI};
 
 /* One lockstep step: (h + the blocks at p[0..3]) r per word, carried. */
 static inline void vx_lanes_step(vu64 lo[5], vu64 hi[5], const uint8_t *const p[4],
@@ -383,6 +383,6 @@ static const struct polymac_lanes vx_lanes_entry = {
     .run = vx_lanes, .max_len = VX_LANES_MAX, .min_same = VX_LANES_MIN, .min_mixed = VX_LANES_MIN,
 };
 
-POLYMAC_LANES4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
+POLYMAC_R26X4_KERNEL(s390x_vx, "s390x-vx", POLYMAC_CPU_S390X_VX,
                       POLYMAC_VX_COLD, POLYMAC_VX_WARM, vx_groups,
                       .lanes = &vx_lanes_entry);

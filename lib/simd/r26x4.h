@@ -1,10 +1,10 @@
-/* lanes4.h -- the radix-2^26 SIMD kernels' shared parts (h in 26-bit limbs
+/* r26x4.h -- the radix-2^26 SIMD kernels' shared parts (h in 26-bit limbs
  *             between calls, r^1..r^n in 26-bit limbs), and the two-blocks-
  *             per-lane kernels (power-vsx, s390x-vx) on the skeleton */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#ifndef POLYMAC_LANES4_H
-#define POLYMAC_LANES4_H
+#ifndef POLYMAC_R26X4_H
+#define POLYMAC_R26X4_H
 
 #include <stddef.h>
 
@@ -90,13 +90,13 @@ static inline void polymac_r26_powers(uint32_t (*p)[5], const struct polymac_sim
  * registers, the second table reloaded every step): 13.8 instead of 12.5
  * cycles a block on the z14, z15 and z16 models. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#  define POLYMAC_LANES4_LO 1
+#  define POLYMAC_R26X4_LO 1
 #else
-#  define POLYMAC_LANES4_LO 0
+#  define POLYMAC_R26X4_LO 0
 #endif
-#define POLYMAC_LANES4_HI (1 - POLYMAC_LANES4_LO)
+#define POLYMAC_R26X4_HI (1 - POLYMAC_R26X4_LO)
 
-struct polymac_lanes4 {
+struct polymac_r26x4 {
     struct polymac_simd26 c;
     /* Tables as plain words, loaded with unaligned vector loads: nothing is
      * assumed of ks beyond the contract's alignment, and the struct has no
@@ -105,18 +105,18 @@ struct polymac_lanes4 {
     uint32_t rl[10][4];         /* the same for the last group: (r^4, r^2),
                                    (r^3, r) */
 };
-_Static_assert(sizeof(struct polymac_lanes4) <= POLYMAC_KS_BYTES, "state fits");
+_Static_assert(sizeof(struct polymac_r26x4) <= POLYMAC_KS_BYTES, "state fits");
 
 /* The kernel's vector loop: absorbs 4 * ngroups blocks (ngroups >= 1) into
  * h26, the last group multiplied by the rl table, and leaves the lane sums,
  * not yet carried, in out. */
-typedef void polymac_lanes4_groups(const struct polymac_lanes4 *st, const uint8_t *in,
+typedef void polymac_r26x4_groups(const struct polymac_r26x4 *st, const uint8_t *in,
                                    size_t ngroups, uint32_t hibit, uint64_t out[5]);
 
 /* The skeleton's powers(): the tables from r^1..r^4 (one level). */
-static inline void polymac_lanes4_powers(void *ks, uint32_t level)
+static inline void polymac_r26x4_powers(void *ks, uint32_t level)
 {
-    struct polymac_lanes4 *st = ks;
+    struct polymac_r26x4 *st = ks;
     uint32_t p[4][5];                    /* p[k] = r^(k+1) */
 
     (void)level;
@@ -125,12 +125,12 @@ static inline void polymac_lanes4_powers(void *ks, uint32_t level)
         for (int f = 0; f < 2; f++) {       /* f = 1: the 5x limbs */
             uint32_t *k = st->r4[5 * f + i], *l = st->rl[5 * f + i];
             uint32_t m = f ? 5 : 1;
-            k[POLYMAC_LANES4_LO] = k[2 + POLYMAC_LANES4_LO] = m * p[3][i];
-            k[POLYMAC_LANES4_HI] = k[2 + POLYMAC_LANES4_HI] = m * p[1][i];
-            l[POLYMAC_LANES4_LO] = m * p[3][i];
-            l[POLYMAC_LANES4_HI] = m * p[1][i];
-            l[2 + POLYMAC_LANES4_LO] = m * p[2][i];
-            l[2 + POLYMAC_LANES4_HI] = m * p[0][i];
+            k[POLYMAC_R26X4_LO] = k[2 + POLYMAC_R26X4_LO] = m * p[3][i];
+            k[POLYMAC_R26X4_HI] = k[2 + POLYMAC_R26X4_HI] = m * p[1][i];
+            l[POLYMAC_R26X4_LO] = m * p[3][i];
+            l[POLYMAC_R26X4_HI] = m * p[1][i];
+            l[2 + POLYMAC_R26X4_LO] = m * p[2][i];
+            l[2 + POLYMAC_R26X4_HI] = m * p[0][i];
         }
     }
     polymac_wipe(p, sizeof p);
@@ -139,10 +139,10 @@ static inline void polymac_lanes4_powers(void *ks, uint32_t level)
 /* The skeleton's loop(): the groups of four; the one to three blocks left
  * go to the scalar code, and then the lane sums go straight to radix 2^64
  * (no carry in radix 2^26 first). */
-static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nblocks,
-                                         uint32_t hibit, polymac_lanes4_groups *groups)
+static inline size_t polymac_r26x4_loop(void *ks, const uint8_t *in, size_t nblocks,
+                                         uint32_t hibit, polymac_r26x4_groups *groups)
 {
-    struct polymac_lanes4 *st = ks;
+    struct polymac_r26x4 *st = ks;
     uint64_t l[5];
     size_t tail = nblocks & 3;
 
@@ -162,23 +162,23 @@ static inline size_t polymac_lanes4_loop(void *ks, const uint8_t *in, size_t nbl
  * break-even never reach the vector code: they run the radix-2^64
  * one-shot (simd/skeleton.h, POLYMAC_SIMD_AUTH).  The arguments after groups_fn are further fields
  * of the kernel's entry (its batch entry, or .lanes = NULL). */
-#define POLYMAC_LANES4_KERNEL(sym, kname, cpu, cold_, warm_, groups_fn, ...)        \
+#define POLYMAC_R26X4_KERNEL(sym, kname, cpu, cold_, warm_, groups_fn, ...)        \
     _Static_assert((warm_) >= 4 && (cold_) >= (warm_), "a call takes a group");     \
     static size_t polymac_loop_##sym(void *ks, const uint8_t *in, size_t nblocks,   \
                                      uint32_t hibit)                               \
     {                                                                              \
-        return polymac_lanes4_loop(ks, in, nblocks, hibit, groups_fn);             \
+        return polymac_r26x4_loop(ks, in, nblocks, hibit, groups_fn);             \
     }                                                                              \
     static const struct polymac_simd_kernel polymac_simd_##sym = {                 \
         .level = 1,                                                                \
-        .powers = polymac_lanes4_powers,                                           \
+        .powers = polymac_r26x4_powers,                                           \
         .to_vec = polymac_simd26_to_vec,                                           \
         .to_r64 = polymac_simd26_to_r64,                                           \
         .loop = polymac_loop_##sym,                                                \
-        .small = offsetof(struct polymac_lanes4, r4),                              \
-        .state = sizeof(struct polymac_lanes4),                                    \
+        .small = offsetof(struct polymac_r26x4, r4),                              \
+        .state = sizeof(struct polymac_r26x4),                                    \
     };                                                                             \
-    POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_lanes4, c.s, polymac_simd_##sym,     \
+    POLYMAC_SIMD_FUNCTIONS(sym, struct polymac_r26x4, c.s, polymac_simd_##sym,     \
                            cold_, warm_)                                           \
     /* stack: deepest measured 1080 (s390x), 864 (ppc64le) */                   \
     POLYMAC_SIMD_REGISTER(sym, kname, cpu, cold_, .stack_bytes = 1536, __VA_ARGS__)
