@@ -7,7 +7,7 @@
  * The kernels' comments claim bounds on h between calls (tools/bounds.c
  * recomputes them); all-0xff keys and messages reach them only along one
  * path.  Here each kernel's state gets h set directly, through the
- * test-only injection point (lib/test_inject.h), to the largest limbs
+ * test-only injection point (test/kernels/inject.h), to the largest limbs
  * the claims allow, in every form the kernel keeps h in between calls
  * (radix 2^64, radix 2^26, unmerged vector lanes), on a fresh state and
  * on states whose powers of r exist; then blocks of all 0xff in calls of
@@ -26,7 +26,7 @@
 #include "kernels.h"
 #include "dispatch.h"
 #include "core.h"
-#include "test_inject.h"
+#include "kernels/inject.h"
 
 #ifndef POLYMAC_TEST_KERNELS
 #error "test_inject needs a build with -Dtest_kernels=true"

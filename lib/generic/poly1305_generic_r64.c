@@ -54,17 +54,3 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
 #endif
 };
 
-#ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
-/* test builds only: h as given (test/test_inject.c) */
-int polymac_test_set_h_generic_r64(void *ks, const struct polymac_test_h *h)
-{
-    struct polymac_r64 *st = ks;
-    if (h->form != POLYMAC_TEST_R64)
-        return -1;
-    st->h0 = h->v[0];
-    st->h1 = h->v[1];
-    st->h2 = h->v[2];
-    return 0;
-}
-#endif

@@ -128,35 +128,12 @@ static inline void polymac_r26_finish(uint32_t h[5], uint8_t tag[16], const uint
     polymac_store32le(tag + 12, (uint32_t)f);
 }
 
-#ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
-/* test builds only: a kernel's h set as given (test/test_inject.c); 0, or
- * -1 when the form is not radix 2^26 */
-static inline int polymac_r26_test_set_h(uint32_t h[5], const struct polymac_test_h *v)
-{
-    if (v->form != POLYMAC_TEST_R26)
-        return -1;
-    for (int i = 0; i < 5; i++)
-        h[i] = (uint32_t)v->v[i];
-    return 0;
-}
-#endif
 
-#ifdef POLYMAC_TEST_KERNELS
-#define POLYMAC_R26_TEST_HOOK(sym, state_t)                                  \
-    int polymac_test_set_h_##sym(void *ks, const struct polymac_test_h *h)  \
-    {                                                                       \
-        return polymac_r26_test_set_h(((state_t *)ks)->h, h);               \
-    }
-#else
-#define POLYMAC_R26_TEST_HOOK(sym, state_t)
-#endif
 
 /* A portable radix-2^26 kernel from its state type (h[5] in it) and its
  * init and blocks: its emit (the tag, then the whole state wiped), its
  * registration with the stack policy (its deepest frame is small: the
- * front end zeroes 512 bytes below each call) and, in test builds, its
- * injection point (test/test_inject.c). */
+ * front end zeroes 512 bytes below each call). */
 #define POLYMAC_R26_KERNEL(sym, kname, state_t)                              \
     static void polymac_emit_##sym(void *ks, uint8_t tag[16], const uint8_t s[16]) \
     {                                                                       \
@@ -170,8 +147,6 @@ static inline int polymac_r26_test_set_h(uint32_t h[5], const struct polymac_tes
         .blocks = polymac_blocks_##sym,                                     \
         .emit = polymac_emit_##sym,                                         \
         .stack_bytes = 512,                                                 \
-    };                                                                      \
-    POLYMAC_R26_TEST_HOOK(sym, state_t)
-
+    };
 
 #endif

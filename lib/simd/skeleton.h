@@ -251,22 +251,6 @@ POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
         polymac_simd_emit(ks, &((state_t *)ks)->member, &(k), tag, s);            \
     }
 
-#ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
-/* Test builds only: h as given in radix 2^64, the skeleton's form
- * (test/test_inject.c).  0, or -1 for another form (the kernel's own). */
-static inline int polymac_simd_test_set_r64(struct polymac_simd *s,
-                                            const struct polymac_test_h *h)
-{
-    if (h->form != POLYMAC_TEST_R64)
-        return -1;
-    s->sc.h0 = h->v[0];
-    s->sc.h1 = h->v[1];
-    s->sc.h2 = h->v[2];
-    s->vec = 0;
-    return 0;
-}
-#endif
 
 /*
  * A skeleton kernel's one-shot (kernel.h: auth): below its cold

@@ -151,23 +151,3 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
 POLYMAC_SIMD_REGISTER(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD,
                       .stack_bytes = 0, .lanes = &polymac_pairs_lanes);
 
-#ifdef POLYMAC_TEST_KERNELS
-/* test builds only: h as given, in radix 2^64, in h26, or in the lanes
- * (which need the table: a vector call ran) (test/test_inject.c) */
-int polymac_test_set_h_x86_avx2(void *ks, const struct polymac_test_h *h)
-{
-    struct avx2_state *st = ks;
-    if (polymac_r26vec_test_set_h(&st->v, h) == 0) {
-        st->lanes_live = 0;
-        return 0;
-    }
-    if (h->form == POLYMAC_TEST_LANES && st->v.s.powers >= 4) {
-        memcpy(st->lanes, h->v, sizeof st->lanes);
-        st->lanes_live = 1;
-        st->lanes_used = 1;
-        st->v.s.vec = 1;
-        return 0;
-    }
-    return -1;
-}
-#endif

@@ -312,12 +312,3 @@ POLYMAC_SIMD_REGISTER(x86_avx512, "x86-avx512", POLYMAC_CPU_X86_AVX512F, AVX512_
                       .cpu_avoid = POLYMAC_CPU_X86_ZMM_DOWNCLOCK,
                       .stack_bytes = 0, .lanes = &polymac_pairs_lanes);
 
-#ifdef POLYMAC_TEST_KERNELS
-/* test builds only: h as given, in radix 2^64 or in h26
- * (test/test_inject.c) */
-int polymac_test_set_h_x86_avx512(void *ks, const struct polymac_test_h *h)
-{
-    struct avx512_state *st = ks;
-    return polymac_r26vec_test_set_h(&st->v, h);
-}
-#endif

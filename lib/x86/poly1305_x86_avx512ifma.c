@@ -1162,30 +1162,3 @@ const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .lanes = &ifma_lanes_entry,
 };
 
-#ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
-/* test builds only: h as given, in radix 2^64, or in the live lanes with
- * t and a pending part (which need the powers: a vector call ran)
- * (test/test_inject.c) */
-int polymac_test_set_h_x86_avx512ifma(void *ks, const struct polymac_test_h *h)
-{
-    struct ifma_state *st = ks;
-    if (polymac_simd_test_set_r64(&st->sm, h) == 0)
-        return 0;
-    if (h->form == POLYMAC_TEST_LANES && st->sm.powers >= IFMA_LEVEL && h->t < 16) {
-        for (unsigned i = 0; i < 3; i++)
-            for (unsigned j = 0; j < 16; j++)
-                st->v[j / 8][i][j % 8] = h->v[i * 16 + j];
-        st->sm.vec = 1;
-        st->t = h->t;
-        st->pend = h->pending ? 1 : 0;
-        if (h->pending) {
-            st->sm.sc.h0 = h->x[0];
-            st->sm.sc.h1 = h->x[1];
-            st->sm.sc.h2 = h->x[2];
-        }
-        return 0;
-    }
-    return -1;
-}
-#endif

@@ -309,23 +309,5 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const uint64_
         polymac_r26v4_last(h26, table, h);
 }
 
-#ifdef POLYMAC_TEST_KERNELS
-#include "../test_inject.h"
-/* test builds only: h set as given in radix 2^64 or in h26, for the
- * kernels' injection points (test/test_inject.c); 0, or -1 for another
- * form (left to the kernel) */
-static inline int polymac_r26vec_test_set_h(struct polymac_r26vec *v,
-                                            const struct polymac_test_h *h)
-{
-    if (polymac_simd_test_set_r64(&v->s, h) == 0)
-        return 0;
-    if (h->form == POLYMAC_TEST_R26) {
-        memcpy(v->h26, h->v, sizeof v->h26);
-        v->s.vec = 1;
-        return 0;
-    }
-    return -1;
-}
-#endif
 
 #endif

@@ -23,8 +23,8 @@
  *   many.  Every one-shot tag is right; only a stream whose calls of whole
  *   groups follow one another gets a wrong tag.
  *
- * Never built into a release: lib/meson.build adds this file only with
- * -Dtest_kernels=true.
+ * Never built into a release: test/kernels/meson.build hands this file
+ * to lib/meson.build only with -Dtest_kernels=true.
  */
 #ifndef POLYMAC_TEST_KERNELS
 #error "test/kernels/broken.c belongs in test builds only (-Dtest_kernels=true)"

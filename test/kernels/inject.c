@@ -1,9 +1,9 @@
-/* test_inject.c -- test builds only: sets a kernel state's accumulator
- *                  through the kernel's own part (test_inject.h) */
+/* inject.c -- test builds only: sets a kernel state's accumulator through
+ *             the kernel's own hook (inject.h) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "kernels.h"
-#include "test_inject.h"
+#include "inject.h"
 
 int polymac_test_set_h(const struct polymac_kernel *k, void *ks,
                        const struct polymac_test_h *h)
