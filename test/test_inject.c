@@ -4,7 +4,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * The kernels' comments claim bounds on h between calls (tools/bounds.c
+ * The kernels' comments claim bounds on h between calls (test/bounds.c
  * recomputes them); all-0xff keys and messages reach them only along one
  * path.  Here each kernel's state gets h set directly, through the
  * test-only injection point (test/kernels/inject.h), to the largest limbs

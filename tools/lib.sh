@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 the libpolymac authors
-# lib.sh -- shared by tools/run-tests and tools/run-demo: Debian package
-# checks and meson test counting.  Sourced, not run.
+# lib.sh -- shared by tools/run-tests, tools/run-demo, tools/trust-checks,
+# tools/build-deb and lab/tune: Debian package checks and meson test
+# counting.  Sourced, not run.
 
 # The Debian packages a native build, its tests and the benchmark peers need.
 NATIVE_PACKAGES="meson ninja-build cmake pkg-config gcc libc6-dev binutils python3

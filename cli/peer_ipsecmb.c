@@ -8,7 +8,7 @@
 #include "peers.h"
 
 /* intel-ipsec-mb's batch submission for polymac bench --batch (NULL until
- * the library is loaded; tools/polymac.c declares it) */
+ * the library is loaded; cli/polymac.c declares it) */
 typedef int (*peer_batch_fn)(uint8_t *const tags[], const uint8_t *const msgs[],
                              const size_t lens[], const uint8_t *const keys[], size_t n);
 extern peer_batch_fn peer_ipsecmb_batch;

@@ -1,11 +1,11 @@
 /* tune_x86_avx512ifma.c -- the AVX-512 IFMA kernel built with its
- *                          break-evens forced, for tools/tune */
+ *                          break-evens forced, for lab/tune */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "tune.h"
 
 /*
- * TUNE_VARIANT (tools/meson.build builds 0 to 3):
+ * TUNE_VARIANT (lab/meson.build builds 0 to 3):
  *   0  the source as the library has it (the values of the row the CPU
  *      probe chose: x86/tuning.c)
  *   1  every threshold at 1: the vector path for any call

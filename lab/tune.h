@@ -1,4 +1,4 @@
-/* tune.h -- what a kernel's tune wrapper hands tools/tune: its thresholds
+/* tune.h -- what a kernel's tune wrapper hands lab/tune: its thresholds
  *           and the forced builds that time them */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
@@ -11,16 +11,16 @@
 #include "kernel.h"
 
 /*
- * Each x86 kernel's source is compiled again for tools/tune, several times
- * (tools/meson.build: one static library per TUNE_VARIANT), by a wrapper
- * tools/tune_<kernel>.c that defines the kernel's break-even macros (each
+ * Each x86 kernel's source is compiled again for lab/tune, several times
+ * (lab/meson.build: one static library per TUNE_VARIANT), by a wrapper
+ * lab/tune_<kernel>.c that defines the kernel's break-even macros (each
  * #ifndef-overridable in the source) and renames the kernel object before
  * it includes the source.  Variant 0 leaves the macros alone: it gives the
  * rows below, and runs with the values of the library's row for this CPU
- * (x86/tuning.c; tools/tune compiles the probe and the table in again).
+ * (x86/tuning.c; lab/tune compiles the probe and the table in again).
  */
 
-/* How a row times a length of n blocks (docs/tuning.md, "tools/tune"). */
+/* How a row times a length of n blocks (docs/performance.md, "Lab tools"). */
 enum tune_mode {
     TUNE_COLD,   /* one-shot: clamp, init, blocks(n), emit, a new key each
                     call; slow NULL: the front end's radix-2^64 one-shot */
@@ -48,7 +48,7 @@ struct tune_row {
     size_t nmin, nmax;         /* the lengths timed; nmax 0: a default */
 };
 
-/* A threshold no call of tools/tune reaches (16 MB); a plain int, so
+/* A threshold no call of lab/tune reaches (16 MB); a plain int, so
  * that a kernel may also use its macros in #if and in int arithmetic. */
 #define TUNE_NEVER 1000000
 

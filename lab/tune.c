@@ -1,10 +1,10 @@
-/* tune.c -- tools/tune's helper: each usable x86 kernel's cold and warm
+/* tune.c -- lab/tune's helper: each usable x86 kernel's cold and warm
  *           break-evens timed on this machine, beside the values of the
  *           library's row for this CPU (x86/tuning.c) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * Method (docs/tuning.md, "tools/tune"): for each threshold a row names two
+ * Method (docs/performance.md, "Lab tools"): for each threshold a row names two
  * builds of its kernel, one where the path the threshold guards runs from
  * the lowest length the kernel allows (fast) and one where it never runs
  * (slow, or the front end's radix-2^64 one-shot for a cold break-even).
@@ -47,7 +47,7 @@ extern const struct tune_row tune_rows_x86_avx512[];
 extern const struct tune_row tune_rows_x86_avx512ifma[];
 #endif
 
-/* The kernels tools/tune knows, and the rows of those this build has. */
+/* The kernels lab/tune knows, and the rows of those this build has. */
 static const struct {
     const char *name;
     const struct tune_row *rows;
@@ -357,8 +357,8 @@ static void print_cpu(void)
     const char *p = brand;
     while (*p == ' ')
         p++;
-    /* the cores this project's rows are for (docs/tuning.md); others by
-     * family and model only */
+    /* the cores this project's rows are for (lib/x86/tuning.c, their runs
+     * in docs/log.md); others by family and model only */
     const char *uarch = "";
     if (strcmp(vendor, "GenuineIntel") == 0 && family == 6 && model == 143)
         uarch = " (Sapphire Rapids)";
@@ -430,7 +430,7 @@ int main(int argc, char **argv)
     print_cpu();
     printf("date: %s; libpolymac %s, automatic choice %s\n", date, polymac_version(),
            polymac_backend_name());
-    /* other work on these cores moves the figures (docs/tuning.md) */
+    /* other work on these cores moves the figures (docs/performance.md) */
     FILE *la = fopen("/proc/loadavg", "r");
     double load;
     if (la && fscanf(la, "%lf", &load) == 1)
@@ -444,7 +444,7 @@ int main(int argc, char **argv)
     printf("unit: nanoseconds per call; %u rounds per length, %u sweeps\n", rounds, reps);
 #endif
 
-    /* which kernels: the library's usable ones that tools/tune knows */
+    /* which kernels: the library's usable ones that lab/tune knows */
     const char *usable[64];
     size_t nusable = polymac_backend_list(usable, 64);
     if (nusable > 64)
@@ -471,10 +471,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < NKNOWN; i++)
             seen |= strcmp(usable[j], known[i].name) == 0;
         if (!seen)
-            printf("skipped %s: tools/tune has no forced build of it\n", usable[j]);
+            printf("skipped %s: lab/tune has no forced build of it\n", usable[j]);
     }
     printf("not timed here: aarch64, POWER and s390x kernels (not built for this host; "
-           "qemu cannot time them: docs/kernel-cost.md)\n");
+           "qemu cannot time them: docs/platforms.md, the static cost model)\n");
     if (nrows == 0) {
         printf("no kernel to time\n");
         return 0;

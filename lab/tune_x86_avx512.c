@@ -1,11 +1,11 @@
 /* tune_x86_avx512.c -- the AVX-512F kernel built with its break-evens
- *                      forced, for tools/tune */
+ *                      forced, for lab/tune */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "tune.h"
 
 /*
- * TUNE_VARIANT (tools/meson.build builds 0 to 3):
+ * TUNE_VARIANT (lab/meson.build builds 0 to 3):
  *   0  the source as the library has it (the values of the row the CPU
  *      probe chose: x86/tuning.c)
  *   1  four lanes only, from the lowest the kernel allows (one group)

@@ -34,7 +34,7 @@
  * whether the core takes a load for a read of an earlier store (4K
  * aliasing).
  * Whole `polymac bench` runs cannot show a few percent on a shared host;
- * this can (docs/tuning.md).
+ * this can (docs/performance.md).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE       /* dlmopen */
