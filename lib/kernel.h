@@ -50,16 +50,18 @@ struct polymac_kernel {
 /*
  * A batch capability: out[i] = the tag of msgs[i][0..lens[i]) under
  * keys[i], for i < n, n >= 1, every lens[i] <= max_len; no out[i]
- * overlaps an input.  One message per lane, each with its own r; only
- * lengths steer branches.  lib/batch.c checks the entries and decides
- * which messages go here: runs of at least min_same messages of one
- * length, or min_mixed of mixed lengths.
+ * overlaps an input, unless n <= reads_first: a batch that short is read
+ * whole before the first tag is written.  One message per lane, each with
+ * its own r; only lengths steer branches.  lib/batch.c checks the entries
+ * and decides which messages go here: runs of at least min_same messages
+ * of one length, or min_mixed of mixed lengths.
  */
 struct polymac_lanes {
     void (*run)(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                 const uint8_t *const keys[], size_t n);
     size_t max_len;
     size_t min_same, min_mixed;
+    size_t reads_first;
 };
 
 #endif

@@ -580,4 +580,5 @@ static const struct polymac_lanes ifma_lanes_entry = {
     .max_len = IFMA_LANES_MAX,
     .min_same = 4,
     .min_mixed = 7,
+    .reads_first = 8,       /* one set stages its tags (ifma_lanes_same, _aligned) */
 };
