@@ -4,8 +4,8 @@
 /* Copyright (c) 2026 the libpolymac authors */
 /*
  * Each is generic-r26 with one planted fault of the kind a SIMD kernel
- * gets, on a path only some calls reach (test/test_selftest.c checks that
- * the self-test catches each and what it leaves right):
+ * gets, on a path only some calls reach (test/trust/test_selftest.c checks
+ * that the self-test catches each and what it leaves right):
  *
  * - "test-broken": a call of 8 blocks or more (its "vector path") drops
  *   its last block.  Short messages get right tags.  It needs no CPU

@@ -1,6 +1,6 @@
 /* inject.h -- test builds only: set a kernel state's accumulator to given
  *             limbs, to run the kernels from the largest values their
- *             invariants allow (test/test_inject.c) */
+ *             invariants allow (test/trust/test_inject.c) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_TEST_INJECT_H

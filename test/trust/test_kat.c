@@ -9,7 +9,7 @@
  * libsodium computes them (how they were made).  It also checks the
  * block counts per kernel call that the header's comment claims for the
  * streams, by splitting the pieces as the front end's buffer does. */
-#include "common.h"
+#include "../common.h"
 #include "selftest_kat.h"
 
 /* 0, or -1 when the message does not fit (the tests fail on it) */

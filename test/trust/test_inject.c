@@ -4,7 +4,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * The kernels' comments claim bounds on h between calls (test/bounds.c
+ * The kernels' comments claim bounds on h between calls (test/unit/bounds.c
  * recomputes them); all-0xff keys and messages reach them only along one
  * path.  Here each kernel's state gets h set directly, through the
  * test-only injection point (test/kernels/inject.h), to the largest limbs
@@ -21,12 +21,12 @@
  * see a wrong tag: the last test injects such values and expects
  * mismatches, so this test can fail.
  */
-#include "common.h"
+#include "../common.h"
 #include "util.h"
 #include "kernels.h"
 #include "dispatch.h"
 #include "core.h"
-#include "kernels/inject.h"
+#include "../kernels/inject.h"
 
 #ifndef POLYMAC_TEST_KERNELS
 #error "test_inject needs a build with -Dtest_kernels=true"

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "common.h"
+#include "../common.h"
 
 #define NTHREADS 16
 #define NCASES 48

@@ -16,8 +16,8 @@
  * bytes, one-shot): the tests below show it, and that the self-test now
  * refuses them.  Linked with the internal archive to reach the kernels
  * and the front end's streaming functions directly. */
-#include "common.h"
-#include "trust/spawn.h"
+#include "../common.h"
+#include "spawn.h"
 #include "dispatch.h"
 #include "core.h"
 #include "selftest_kat.h"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 the libpolymac authors
 # consumer.sh -- installs the build into a scratch root, then builds and
-# runs test/consumer.c with `cc $(pkg-config --cflags --libs polymac)`;
+# runs test/install/consumer.c with `cc $(pkg-config --cflags --libs polymac)`;
 # where the build made libpolymac.a (default_library both or static), also
 # links it fully static with `cc -static $(pkg-config --static ...)`;
 # checks that the library exports polymac_* and nothing else.
@@ -23,7 +23,7 @@ case $static_flags in */build*|*/lib*.a*) echo "FAIL: pkg-config --static names 
 if [ "$kind" != shared ]; then
     [ -n "$(find "$root" -name libpolymac.a)" ] || { echo "FAIL: libpolymac.a not installed"; exit 1; }
     echo "pkg-config --static --cflags --libs polymac: $static_flags"
-    $cc -static "$src/test/consumer.c" -o "$root/consumer-static" $static_flags
+    $cc -static "$src/test/install/consumer.c" -o "$root/consumer-static" $static_flags
     # a static program: no dynamic section at all
     if readelf -d "$root/consumer-static" | grep -q NEEDED; then
         echo "FAIL: consumer-static is not static"; exit 1
@@ -31,7 +31,7 @@ if [ "$kind" != shared ]; then
     "$root/consumer-static"
 fi
 [ "$kind" != static ] || exit 0
-$cc "$src/test/consumer.c" -o "$root/consumer" $flags
+$cc "$src/test/install/consumer.c" -o "$root/consumer" $flags
 libdir=$(dirname "$(find "$root" -name 'libpolymac.so.1' | head -n 1)")
 LD_LIBRARY_PATH="$libdir" "$root/consumer"
 so=$(readlink -f "$libdir/libpolymac.so.1")

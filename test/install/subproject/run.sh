@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work/parent/subprojects/libpolymac"
 cp "$here/meson.build" "$work/parent/"
-cp "$src/test/consumer.c" "$work/parent/main.c"
+cp "$src/test/install/consumer.c" "$work/parent/main.c"
 cp "$here/libpolymac.wrap" "$work/parent/subprojects/"
 # the subproject: this tree without its build directories
 (cd "$src" && tar --exclude='./build*' --exclude='./.git' --exclude='./subprojects' -cf - .) \

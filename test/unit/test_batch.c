@@ -3,7 +3,7 @@
  *                 other entries' messages, verify, and every misuse */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "common.h"
+#include "../common.h"
 
 #define MAXN 400
 

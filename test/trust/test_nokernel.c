@@ -8,8 +8,8 @@
  * must then compute no tag at all rather than one from a kernel known to
  * be wrong: auth, verify and init return POLYMAC_ENOKERNEL, the backend is
  * "none", the list is empty, and no kernel can be selected. */
-#include "common.h"
-#include "trust/spawn.h"
+#include "../common.h"
+#include "spawn.h"
 
 static const uint8_t unset[16] = {0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5,
                                   0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};

@@ -2,7 +2,7 @@
  *               under the kernel that began it, copies, statebytes */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "common.h"
+#include "../common.h"
 
 static const uint8_t key[32] = {
     0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,

@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /* argv[1] is this build's libpolymac.so, argv[2] a second build of the
- * same sources whose registry differs (test/meson.build builds it with
+ * same sources whose registry differs (test/trust/meson.build builds it with
  * the generic kernels only, as a -Dx86=disabled build has; in a build
  * that has only generic kernels, with the test kernel added).  Both are
  * loaded into one process, each in its own link-map namespace (dlmopen),

@@ -1,7 +1,7 @@
 /* test_vectors.c -- RFC 8439 vectors and constructed edge cases, for one kernel */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "common.h"
+#include "../common.h"
 
 struct vec {
     const char *key;   /* hex */

@@ -5,7 +5,7 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include <sys/mman.h>
 
-#include "common.h"
+#include "../common.h"
 
 #define MAXLEN 4160   /* past 4 KiB: every lane width and threshold */
 
