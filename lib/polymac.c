@@ -25,8 +25,11 @@ __attribute__((noinline)) static void auth_blocks(const struct polymac_kernel *k
     polymac_auth_blocks(k, ks, tag, msg, len, key);
 }
 
-void polymac_auth_nocheck(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
-                      size_t len, const uint8_t key[32])
+/* Inlined into polymac_auth and polymac_verify: a short message's whole
+ * path is then one function, with h, r and the key in registers. */
+static inline __attribute__((always_inline)) void auth_one(const struct polymac_kernel *k,
+                                                           uint8_t tag[16], const uint8_t *msg,
+                                                           size_t len, const uint8_t key[32])
 {
 #ifdef POLYMAC_HAVE_R64
     if (k->auth && len < POLYMAC_AUTH_MIN) {
@@ -39,15 +42,21 @@ void polymac_auth_nocheck(const struct polymac_kernel *k, uint8_t tag[16], const
     auth_blocks(k, tag, msg, len, key);
 }
 
-/* polymac_auth without the argument checks.  polymac_verify calls this
- * hidden function directly: a call to the exported symbol would go through
- * the PLT (an extra jump, and interposable). */
-static int auth_nocheck(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
+void polymac_auth_nocheck(const struct polymac_kernel *k, uint8_t tag[16], const uint8_t *msg,
+                          size_t len, const uint8_t key[32])
+{
+    auth_one(k, tag, msg, len, key);
+}
+
+/* polymac_auth's work with the active kernel, without the argument
+ * checks.  polymac_verify calls this directly: a call to the exported
+ * symbol would go through the PLT (an extra jump, and interposable). */
+static int auth_active(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    polymac_auth_nocheck(k, tag, msg, len, key);
+    auth_one(k, tag, msg, len, key);
     return POLYMAC_OK;
 }
 
@@ -56,7 +65,7 @@ int polymac_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
 {
     if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
-    return auth_nocheck(tag, msg, len, key);
+    return auth_active(tag, msg, len, key);
 }
 
 int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t len,
@@ -65,7 +74,7 @@ int polymac_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *msg, size_t 
     uint8_t mine[16];
     if (!tag || !key || (!msg && len))
         return POLYMAC_EINVAL;
-    int rc = auth_nocheck(mine, msg, len, key);
+    int rc = auth_active(mine, msg, len, key);
     if (rc)
         return rc;
     rc = polymac_compare_tags(mine, tag);
