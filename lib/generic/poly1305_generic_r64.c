@@ -45,7 +45,7 @@ const struct polymac_kernel polymac_kernel_generic_r64 = {
     .auth = polymac_auth_generic_r64,
 #ifdef POLYMAC_R64_ASM
     .stack_bytes = 0,         /* h, r and the key stay in registers; the
-                                 pairs zero their own frames (burn.h) */
+                                 pairs zero their own frames */
 #else
     .stack_bytes = 256,       /* C: GCC 12 spills r on s390x (a 240-byte frame) */
 #endif

@@ -59,10 +59,10 @@
 #define POLYMAC_R64_PAIRS_H
 
 #include "r64.h"
-#if defined(__x86_64__)
-#include "../x86/burn.h"
-#define POLYMAC_PAIRS_BURN polymac_x86_burn
-#else
+/* What zeroes the pairs' dead stack after a batch: a kernel may define it
+ * before it includes this header (the x86 kernels: polymac_x86_burn, at
+ * their own vector width); else the front end's polymac_burn_stack. */
+#ifndef POLYMAC_PAIRS_BURN
 #define POLYMAC_PAIRS_BURN polymac_burn_stack
 #endif
 

@@ -145,6 +145,7 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
                        POLYMAC_AVX2_COLD, POLYMAC_AVX2_WARM)
 
 /* the batch entry: two messages at a time in scalar radix 2^64 */
+#define POLYMAC_PAIRS_BURN polymac_x86_burn
 #include "../generic/r64_pairs.h"
 
 /* Its functions zero their own stack (burn.h), the pairs' too. */

@@ -305,6 +305,7 @@ static void polymac_emit_x86_avx512(void *ks, uint8_t tag[16], const uint8_t s[1
 /* the batch entry: two messages at a time in scalar radix 2^64, as
  * x86-avx2's (without one, a batch of short messages costs more than
  * polymac_auth one by one) */
+#define POLYMAC_PAIRS_BURN polymac_x86_burn
 #include "../generic/r64_pairs.h"
 
 /* Its functions zero their own stack (burn.h), the pairs' too. */
