@@ -769,30 +769,6 @@ __attribute__((noinline)) static void ifma_oneshot(struct ifma_state *st, const 
     struct ifma_pow pa, pb, p16;
     struct ifma_h a, b;
 
-    if (groups == 1 && k < 8) {
-        /* 16 to 23 blocks: one set of eight lanes, Horner steps with r^8
-         * (three rounds of powers, not four) and one set of final
-         * products, fewer instructions than two sets for about the same
-         * latency.  The k leading blocks sit in the top k lanes, where
-         * r^(8 - j) r^16 is their power; V = V r^8 + M for the two groups
-         * of eight that follow, the first one's M added without a product
-         * when k = 0; the last V times r^8..r^1. */
-        const struct ifma_h y = ifma_powers8(st);
-        const __m512i i0 = _mm512_setzero_si512();
-        const struct ifma_pow p8 = ifma_mkpow(_mm512_permutexvar_epi64(i0, y.h0),
-                                              _mm512_permutexvar_epi64(i0, y.h1),
-                                              _mm512_permutexvar_epi64(i0, y.h2));
-        if (k > 0) {
-            a = ifma_up(ifma_load_part(in, k, hb), 8 - (unsigned)k);
-            a = ifma_mulred(a, p8, ifma_load8_acc(in + 16 * k, hb));
-        } else {
-            a = ifma_load8(in, hb);
-        }
-        a = ifma_mulred(a, p8, ifma_load8_acc(in + 16 * k + 128, hb));
-        const struct ifma_pow p = ifma_mkpow(y.h0, y.h1, y.h2);
-        ifma_final(a, p, a, p, 0, l);
-        return;
-    }
     ifma_powers(st, &pa, &pb, &p16);
     if (groups == 0) {
         /* lane j needs r^(k - j), element 16 - k + j of pa || pb */
@@ -941,24 +917,6 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
 }
 
 /*
- * The usual call of a stream, split off ifma_absorb: the lanes are live,
- * nothing is pending (t = 0, pend = 0) and the call is whole groups.
- * Only the loop and the loads and stores of V remain, in a function that
- * needs no stack frame (measured faster: docs/tuning.md).
- */
-__attribute__((noinline)) static void ifma_absorb_groups(struct ifma_state *st,
-                                                         const uint8_t *in, size_t groups,
-                                                         uint32_t hibit)
-{
-    const __m512i hb = ifma_hibit(hibit);
-    const struct ifma_pow p16 = ifma_p16mem(st);
-    struct ifma_h a = ifma_loadlanes(st, 0), b = ifma_loadlanes(st, 1);
-    ifma_groups(&a, &b, &p16, in, groups, hb);
-    ifma_storelanes(st, 0, a);
-    ifma_storelanes(st, 1, b);
-}
-
-/*
  * A short call while the lanes are live: the blocks go through the scalar
  * radix-2^64 code into the pending part (h = V r^t + pending, so the
  * pending part is simply continued and t grows by n); the lanes are
@@ -1069,9 +1027,8 @@ static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
 }
 
 
-/* The skeleton's blocks, and beside it the calls of live lanes: whole
- * groups with nothing pending, ifma_absorb from POLYMAC_IFMA_LIVE,
- * ifma_short below. */
+/* The skeleton's blocks, and beside it the calls of live lanes:
+ * ifma_absorb from POLYMAC_IFMA_LIVE blocks, ifma_short below. */
 static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
                                           size_t nblocks, uint32_t hibit)
 {
@@ -1079,9 +1036,7 @@ static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
 
     if (st->sm.vec == 1) {
         if (st->sm.powers >= IFMA_LEVEL) {
-            if (nblocks % 16 == 0 && nblocks > 0 && st->pend != 1 && ifma_t(st) == 0)
-                ifma_absorb_groups(st, in, nblocks / 16, hibit);
-            else if (nblocks >= ifma_live_min())
+            if (nblocks >= ifma_live_min())
                 ifma_absorb(st, in, nblocks, hibit);
             else if (nblocks > 0)
                 ifma_short(st, in, nblocks, hibit);

@@ -400,17 +400,17 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
 #define IFMA_LANES_ALIGNED_STACK 832
 #endif
 
-/* Both paths start on a cache line: their loops then keep their
- * alignment whatever code comes before them (one build to the next, the
- * same loops measured up to 5% apart with their alignment alone). */
-static __attribute__((noinline, aligned(64))) void
+/* The two copies of a group of one length, with and without the square
+ * of r (no test of the length in the steps), and the two of a mixed
+ * group, each out of line. */
+static __attribute__((noinline)) void
 ifma_lanes_same_sq(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                    const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
     ifma_lanes_same(out, msgs, len, keys, n, pad, 1);
 }
 
-static __attribute__((noinline, aligned(64))) void
+static __attribute__((noinline)) void
 ifma_lanes_same_short(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                       const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
@@ -430,7 +430,7 @@ IFMA_INLINE void ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const 
         ifma_lanes_same_short(out, msgs, len, keys, n, pad);
 }
 
-static __attribute__((noinline, aligned(64))) void
+static __attribute__((noinline)) void
 ifma_lanes_aligned_one(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                        const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
@@ -438,7 +438,7 @@ ifma_lanes_aligned_one(uint8_t *const out[], const uint8_t *const msgs[], const 
 }
 
 /* The same for a group the caller has ordered, longest first. */
-static __attribute__((noinline, aligned(64))) void
+static __attribute__((noinline)) void
 ifma_lanes_aligned_sorted(uint8_t *const out[], const uint8_t *const msgs[],
                           const size_t lens[], const uint8_t *const keys[], size_t n,
                           uint8_t pad[8][16])
