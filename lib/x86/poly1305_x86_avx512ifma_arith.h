@@ -1,0 +1,502 @@
+/* poly1305_x86_avx512ifma_arith.h -- x86-avx512ifma's arithmetic: radix 2^44
+ *                                   in eight 64-bit lanes with vpmadd52
+ *                                   (included by its kernel file only) */
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 the libpolymac authors */
+#ifndef POLYMAC_X86_AVX512IFMA_ARITH_H
+#define POLYMAC_X86_AVX512IFMA_ARITH_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Technique (after the base 2^44 vpmadd52 path of OpenSSL's
+ * poly1305-x86_64.pl, as its comments explain it, and Goll and Gueron's
+ * vectorised Horner evaluation with precomputed powers; the code is our
+ * own):
+ *
+ * h and r^e are three limbs of 44, 44 and 42 bits.  vpmadd52luq/huq add the
+ * low and the high 52 bits of a 52x52-bit product to an accumulator, so a
+ * block costs 9 product pairs instead of the 25 of radix 2^26.  With
+ * 2^132 = 4 * 2^130 == 20 (mod p), the wrapped products use s1 = 20 r1 and
+ * s2 = 20 r2:
+ *
+ *     d0 = h0 r0 + h1 s2 + h2 s1
+ *     d1 = h0 r1 + h1 r0 + h2 s2
+ *     d2 = h0 r2 + h1 r1 + h2 r0
+ *
+ * Each d_i arrives as a low half l_i (a sum of 52-bit values) and a high
+ * half g_i worth g_i 2^52 = (g_i << 8) 2^44 within its limb.
+ *
+ * Sixteen blocks are in flight: two sets (A, B) of eight 64-bit lanes, one
+ * block per lane, two independent dependency chains.  Each group of 16
+ * blocks is folded in Horner fashion, V = V r^16 + M, the message limbs
+ * starting the accumulators of the multiplication; the last group of a call
+ * is multiplied lane-wise by r^16..r^1 and the lanes are summed.  A leading
+ * group of k = nblocks mod 16 blocks sits in lanes 0..k-1 (the others hold
+ * 0) and is multiplied by r^k, which lines it up with the full groups that
+ * follow; a call of fewer than 16 blocks multiplies lane j by r^(n - j).
+ *
+ * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
+ * messages and h; checked by propagating upper bounds through every
+ * instruction of ifma_mulred and ifma_mulpow to a fixed point):
+ *   - vpmadd52 ignores bits 52 and up of its factors, so every factor must
+ *     be below 2^52, and a shift or a multiplication by 5 done by IFMA is
+ *     exact only while the product stays below 2^52.
+ *   - powers leave ifma_mulpow with limbs below 2^44, 2^44 + 2^5, 2^42,
+ *     so s1 < 2^48.4 and s2 < 2^46.4.
+ *   - lanes leave ifma_mulred with h0 < 2^44, h1 < 2^44 + 2^6, h2 < 2^42;
+ *     h from radix 2^64 has limbs below 2^44, 2^44, 2^43 (h2 <= 4).  A
+ *     message added before a product has limbs below 2^44, 2^44, 2^41, so
+ *     every multiplicand is below 2^45.  A message that starts the
+ *     accumulators (ifma_load8_acc) has limb 1 below 2^52 + 2^20.
+ *   - then d0 < 2^45 (2^44 + 2^46.4 + 2^48.4): g0 < 2^40.7, g1 < 2^38.9,
+ *     g2 < 2^37.7, so g0 << 8, g1 << 8, g2 << 10 < 2^48.7; l_i < 2^54.1.
+ *   - c = (l2 >> 42) + (g2 << 10) < 2^47.7, 5 c < 2^50.1, h0 + 5 c <
+ *     2^50.2; one more carry h0 -> h1 restores the bounds.  No 64-bit
+ *     intermediate exceeds 2^55.
+ *   - live lanes are stored as ifma_mulred left them (or, before the
+ *     first product, as a message plus h, below 2^45), so the bounds
+ *     above hold across calls.
+ *   - the last step of a call sums its accumulators over 16 lanes without
+ *     a carry (see ifma_final): limbs below 2^59, inside the 63 bits that
+ *     polymac_r64_from_r44 accepts.
+ */
+
+#define IFMA_M44 0xfffffffffffULL
+#define IFMA_M42 0x3ffffffffffULL
+
+#define IFMA_INLINE static inline __attribute__((always_inline))
+
+/* A power of r (or any multiplier) as the five vectors a product needs. */
+struct ifma_pow {
+    __m512i r0, r1, r2, s1, s2;
+};
+
+/* Eight lanes of values mod p in radix 2^44. */
+struct ifma_h {
+    __m512i h0, h1, h2;
+};
+
+/*
+ * A fresh zero accumulator.  vpmadd52 adds to its destination, so every
+ * product that starts a sum needs a zeroed register.  From one shared zero
+ * register GCC copies each accumulator with vmovdqa64 (six copies a set
+ * per group in ifma_mulred); a zeroing idiom per accumulator, which the
+ * renamer handles without a port, measured faster (docs/tuning.md).
+ * volatile: identical statements must not be merged back into one
+ * register.
+ */
+IFMA_INLINE __m512i ifma_zero(void)
+{
+    __m512i z;
+    __asm__ __volatile__("vpxord %0, %0, %0" : "=v"(z));
+    return z;
+}
+
+/*
+ * The small factors of the loop and the 2^128 bit of a block, broadcast
+ * from memory.  GCC builds _mm512_set1_epi64 of a small constant with a
+ * move and a vpbroadcastq from a general register, a uop on port 5, one
+ * of the two ports the 512-bit IFMAs are bound by; a broadcast from memory
+ * is a load only.  In a 1 KiB streamed call, which sets up its constants
+ * anew, that was five uops of the loop's ports per call.  The asm is not
+ * volatile: GCC still hoists and merges it like any load.
+ */
+static const struct {
+    uint64_t c5, c20, sh8, sh10, sh20;
+    uint64_t hibit[2];          /* the 2^128 bit at bit 40 of limb 2 */
+} ifma_k = { 5, 20, 1 << 8, 1 << 10, 1 << 20, { 0, 1ULL << 40 } };
+
+IFMA_INLINE __m512i ifma_bcastk(const uint64_t *k)
+{
+    __m512i x;
+    __asm__("vpbroadcastq %1, %0" : "=v"(x) : "m"(*k));
+    return x;
+}
+
+/* hibit is 0 or 1, from the front end: public */
+IFMA_INLINE __m512i ifma_hibit(uint32_t hibit)
+{
+    return ifma_bcastk(&ifma_k.hibit[hibit & 1]);
+}
+
+/* 20 x, the factor that folds 2^132 back below 2^130, for x < 2^47: one
+ * exact IFMA rather than two shifts and an add. */
+IFMA_INLINE __m512i ifma_times20(__m512i x)
+{
+    return _mm512_madd52lo_epu64(ifma_zero(), x, ifma_bcastk(&ifma_k.c20));
+}
+
+IFMA_INLINE struct ifma_pow ifma_mkpow(__m512i r0, __m512i r1, __m512i r2)
+{
+    struct ifma_pow p = { r0, r1, r2, ifma_times20(r1), ifma_times20(r2) };
+    return p;
+}
+
+/*
+ * The six column sums of a product: the low halves l_i at 2^(44 i) and the
+ * high halves g_i, worth (g_i << 8) 2^(44 (i + 1)).
+ */
+struct ifma_acc {
+    __m512i l0, l1, l2, g0, g1, g2;
+};
+
+/* Sums that start at e (a message, or 0) in the low halves and at 0 in
+ * the high ones. */
+IFMA_INLINE struct ifma_acc ifma_acc_start(struct ifma_h e)
+{
+    struct ifma_acc a = { e.h0, e.h1, e.h2, ifma_zero(), ifma_zero(), ifma_zero() };
+    return a;
+}
+
+IFMA_INLINE struct ifma_acc ifma_acc_zero(void)
+{
+    struct ifma_acc a = { ifma_zero(), ifma_zero(), ifma_zero(),
+                          ifma_zero(), ifma_zero(), ifma_zero() };
+    return a;
+}
+
+/* x0 y0, x1 y1 and x2 y2 into columns 0, 1 and 2. */
+IFMA_INLINE struct ifma_acc ifma_madd3(struct ifma_acc a, __m512i x0, __m512i y0,
+                                       __m512i x1, __m512i y1, __m512i x2, __m512i y2)
+{
+    a.l0 = _mm512_madd52lo_epu64(a.l0, x0, y0);
+    a.g0 = _mm512_madd52hi_epu64(a.g0, x0, y0);
+    a.l1 = _mm512_madd52lo_epu64(a.l1, x1, y1);
+    a.g1 = _mm512_madd52hi_epu64(a.g1, x1, y1);
+    a.l2 = _mm512_madd52lo_epu64(a.l2, x2, y2);
+    a.g2 = _mm512_madd52hi_epu64(a.g2, x2, y2);
+    return a;
+}
+
+/*
+ * h p added to the sums: d0 = h0 r0 + h1 s2 + h2 s1, d1 = h0 r1 + h1 r0 +
+ * h2 s2, d2 = h0 r2 + h1 r1 + h2 r0.  Each limb's products chain through
+ * one accumulator, those of h2 first and those of h1 last, in the order in
+ * which the carry chain that made h settles them.
+ */
+IFMA_INLINE struct ifma_acc ifma_prod(struct ifma_acc a, struct ifma_h h, struct ifma_pow p)
+{
+    a = ifma_madd3(a, h.h2, p.s1, h.h2, p.s2, h.h2, p.r0);
+    a = ifma_madd3(a, h.h0, p.r0, h.h0, p.r1, h.h0, p.r2);
+    return ifma_madd3(a, h.h1, p.s2, h.h1, p.r0, h.h1, p.r1);
+}
+
+/*
+ * The sums carried with the shifts by 8 and 10 and the multiplication by 5
+ * as IFMAs: ifma_mulred's chain.  Sequential carries d0 -> d1 -> d2 ->
+ * (times 5) d0 -> d1; g2, at 2^140, is worth (g2 << 10) 2^130.
+ */
+IFMA_INLINE struct ifma_h ifma_carry(struct ifma_acc a)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
+    struct ifma_h o;
+    __m512i l1 = _mm512_madd52lo_epu64(a.l1, a.g0, ifma_bcastk(&ifma_k.sh8));
+    __m512i l2 = _mm512_madd52lo_epu64(a.l2, a.g1, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(a.l0, m44);
+    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(a.l0, 44));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), a.g2,
+                                      ifma_bcastk(&ifma_k.sh10));
+    /* bits 130 and up: c 2^130 == 5 c */
+    o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
+    /* h0 < 2^50.2 < 2^52, so the high half of h0 * 2^8 is h0 >> 44: an
+     * IFMA instead of a shift (which only one port runs) and an add */
+    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
+    o.h0 = _mm512_and_si512(o.h0, m44);
+    return o;
+}
+
+/*
+ * Returns h p + e mod p per lane, carried to h0 < 2^44, h1 < 2^44 + 2^6,
+ * h2 < 2^42 (see the analysis at the top).  e (a message group, or 0)
+ * starts the low accumulators, so absorbing a message costs no add.
+ *
+ * Two independent sets keep the multiplier busy here, so the count of
+ * instructions decides: the shifts by 8 and 10 and the multiplication by 5
+ * of the carries are IFMAs too (exact: every factor is below 2^49 and
+ * every product below 2^52), one instruction instead of two or three for
+ * the ALU ports that also split the messages.
+ */
+IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
+                                      struct ifma_h e)
+{
+    return ifma_carry(ifma_prod(ifma_acc_start(e), h, p));
+}
+
+/*
+ * The same carries as ifma_carry, with 1-cycle shifts and adds in place
+ * of the IFMA shifts and multiplication by 5: shorter latency (12 cycles
+ * from the last product to h1 against 19), more instructions on the
+ * shift port.  For chains that wait on the carry: the powers of r
+ * (ifma_mulpow) and the batch lanes.  Same values as ifma_carry; the
+ * bounds are those of ifma_mulred (tools/bounds.c).
+ */
+IFMA_INLINE struct ifma_h ifma_shift_carry(struct ifma_acc a)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
+    struct ifma_h o;
+    __m512i l1 = _mm512_add_epi64(a.l1, _mm512_add_epi64(_mm512_slli_epi64(a.g0, 8),
+                                                         _mm512_srli_epi64(a.l0, 44)));
+    o.h0 = _mm512_and_si512(a.l0, m44);
+    __m512i l2 = _mm512_add_epi64(a.l2, _mm512_slli_epi64(a.g1, 8));
+    o.h1 = _mm512_and_si512(l1, m44);
+    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
+    o.h2 = _mm512_and_si512(l2, m42);
+    /* bits 130 and up: c 2^130 == 5 c */
+    const __m512i c = _mm512_add_epi64(_mm512_slli_epi64(a.g2, 10), _mm512_srli_epi64(l2, 42));
+    o.h0 = _mm512_add_epi64(_mm512_add_epi64(o.h0, c), _mm512_slli_epi64(c, 2));
+    o.h1 = _mm512_add_epi64(o.h1, _mm512_srli_epi64(o.h0, 44));
+    o.h0 = _mm512_and_si512(o.h0, m44);
+    return o;
+}
+
+/*
+ * Returns x y mod p per lane for the powers of r: the same arithmetic as
+ * ifma_mulred, scheduled for a chain of four dependent products.  Spelling
+ * out every product and carry in parallel made the chain slower, not
+ * faster, so instructions, shifts above all (one port runs them), are
+ * what this schedule saves: the factors 20 go on x (ready before y, a
+ * permutation of x) as IFMAs, each limb's products chain through one
+ * accumulator (in an order of its own: ifma_prod's made a one-shot
+ * message's powers slower), and the carries are sequential, with 1-cycle
+ * shifts and adds where they lie on the chain.  With x, y below 2^45 per
+ * limb the bounds of ifma_mulred hold; the result is carried to limbs
+ * below 2^44, 2^44 + 2^5, 2^42.
+ */
+IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
+{
+    const __m512i u1 = ifma_times20(x.h1), u2 = ifma_times20(x.h2);
+    struct ifma_acc a = ifma_madd3(ifma_acc_zero(), u2, y.h1, u2, y.h2, x.h2, y.h0);
+    a = ifma_madd3(a, x.h0, y.h0, x.h0, y.h1, x.h0, y.h2);
+    a = ifma_madd3(a, u1, y.h2, x.h1, y.h0, x.h1, y.h1);
+    return ifma_shift_carry(a);
+}
+
+/*
+ * r^2 per lane for a clamped r (limbs below 2^44, 2^44, 2^36) and its
+ * s2 (s1 is not read): the first round of ifma_powers and the batch
+ * lanes' keys.  A square has two equal cross products per column, so
+ *     d0 = r0 r0 + r1 (40 r2), d1 = r0 (2 r1) + r2 (20 r2),
+ *     d2 = r0 (2 r2) + r1 r1,
+ * six products where ifma_mulpow takes nine, two (not three) chained in
+ * each column, and the factor 20 is p's.  Carried as
+ * ifma_mulpow carries (limbs below 2^44, 2^44 + 2^5, 2^42); the bounds
+ * are tools/bounds.c's "lanes r^2".
+ */
+IFMA_INLINE struct ifma_h ifma_sqr_clamped(const struct ifma_pow *p)
+{
+    const __m512i d1 = _mm512_add_epi64(p->r1, p->r1), d2 = _mm512_add_epi64(p->r2, p->r2);
+    const __m512i t2 = _mm512_add_epi64(p->s2, p->s2);
+    struct ifma_acc a = ifma_madd3(ifma_acc_zero(), p->r0, p->r0, p->r0, d1, p->r0, d2);
+    a = ifma_madd3(a, p->r1, t2, p->r2, p->s2, p->r1, p->r1);
+    return ifma_shift_carry(a);
+}
+
+/*
+ * The last step of a call: a p (+ b q when two), summed over the lanes into
+ * limbs for polymac_r64_from_r44, with no vector carry at all: the six
+ * accumulators are summed across the lanes as they are (16 lanes of at
+ * most 3 * 2^52 + 2^45 stay below 2^58) and the high halves join their
+ * limbs in scalar code, g0 << 8 and g1 << 8 one limb up and g2, at 2^140,
+ * as 5 (g2 << 10) in limb 0; every limb stays below 2^60.  This takes a
+ * dozen cycles of latency off every call.
+ */
+IFMA_INLINE void ifma_final(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
+                            struct ifma_pow q, const int two, uint64_t l[3])
+{
+    struct ifma_acc x = ifma_prod(ifma_acc_zero(), a, p);
+    if (two) {
+        const struct ifma_acc y = ifma_prod(ifma_acc_zero(), b, q);
+        x.l0 = _mm512_add_epi64(x.l0, y.l0);
+        x.l1 = _mm512_add_epi64(x.l1, y.l1);
+        x.l2 = _mm512_add_epi64(x.l2, y.l2);
+        x.g0 = _mm512_add_epi64(x.g0, y.g0);
+        x.g1 = _mm512_add_epi64(x.g1, y.g1);
+        x.g2 = _mm512_add_epi64(x.g2, y.g2);
+    }
+    const __m512i v[6] = { x.l0, x.l1, x.l2, x.g0, x.g1, x.g2 };
+    uint64_t sum[6];
+    polymac_x86_hsum8x6(v, sum);
+    l[0] = sum[0] + 5 * (sum[5] << 10);
+    l[1] = sum[1] + (sum[3] << 8);
+    l[2] = sum[2] + (sum[4] << 8);
+}
+
+IFMA_INLINE struct ifma_h ifma_add(struct ifma_h a, struct ifma_h b)
+{
+    struct ifma_h o = { _mm512_add_epi64(a.h0, b.h0), _mm512_add_epi64(a.h1, b.h1),
+                        _mm512_add_epi64(a.h2, b.h2) };
+    return o;
+}
+
+/* Splits two registers of 4 blocks each (x: blocks 0-3, y: 4-7) into the
+ * radix-2^44 limbs of 8 lanes, block j in lane j; hb is the 2^128 bit of
+ * each lane, already shifted to bit 40 of limb 2. */
+IFMA_INLINE struct ifma_h ifma_split(__m512i x, __m512i y, __m512i hb)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    const __m512i ilo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i ihi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    __m512i lo = _mm512_permutex2var_epi64(x, ilo, y);
+    __m512i hi = _mm512_permutex2var_epi64(x, ihi, y);
+    struct ifma_h m;
+    m.h0 = _mm512_and_si512(lo, m44);
+    /* (a | b) & c in one vpternlogq: 0xa8 = (0xf0 | 0xcc) & 0xaa */
+#if defined(POLYMAC_MSAN)
+    /* MemorySanitizer (clang 14) checks vpternlogq strictly: its test
+     * build (test/msan) computes the same with vpor and vpand */
+    m.h1 = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44),
+                                            _mm512_slli_epi64(hi, 20)), m44);
+#else
+    m.h1 = _mm512_ternarylogic_epi64(_mm512_srli_epi64(lo, 44),
+                                     _mm512_slli_epi64(hi, 20), m44, 0xa8);
+#endif
+    m.h2 = _mm512_or_si512(_mm512_srli_epi64(hi, 24), hb);
+    return m;
+}
+
+/* The 8 blocks at in, carried (limbs below 2^44, 2^44, 2^41): fit to be
+ * added to h before a product. */
+IFMA_INLINE struct ifma_h ifma_load8(const uint8_t *in, __m512i hb)
+{
+    return ifma_split(_mm512_loadu_si512((const void *)in),
+                      _mm512_loadu_si512((const void *)(in + 64)), hb);
+}
+
+/*
+ * The 8 blocks at in as the starting values of ifma_mulred's accumulators,
+ * with fewer instructions and no shift of hi: limb 1 takes block bits
+ * 64..95 as the low half of hi * 2^20 (one IFMA for a shift, an add and a
+ * mask), so it reaches 2^52 + 2^20 and carries block bits 88..95 into
+ * limb 2 itself; limb 2 takes bits 96..127 only, moved by a byte shuffle.
+ * Never a factor: limb 1 may exceed 52 bits.
+ */
+IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
+{
+    const __m512i x = _mm512_loadu_si512((const void *)in);
+    const __m512i y = _mm512_loadu_si512((const void *)(in + 64));
+    const __m512i ilo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i ihi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    const __m512i lo = _mm512_permutex2var_epi64(x, ilo, y);
+    const __m512i hi = _mm512_permutex2var_epi64(x, ihi, y);
+    struct ifma_h m;
+    m.h0 = _mm512_and_si512(lo, _mm512_set1_epi64(IFMA_M44));
+    m.h1 = _mm512_madd52lo_epu64(_mm512_srli_epi64(lo, 44), hi, ifma_bcastk(&ifma_k.sh20));
+    /* bytes 4..7 of hi to bytes 1..4 of limb 2 (block bits 96..127 at
+     * limb bit 8): a byte shuffle instead of a shift, on a port the IFMAs
+     * and shifts leave idle */
+    const long long s0 = (long long)0x8080800706050480ULL, s1 = (long long)0x8080800f0e0d0c80ULL;
+    const __m512i sh = _mm512_set4_epi64(s1, s0, s1, s0);
+    m.h2 = _mm512_or_si512(_mm512_shuffle_epi8(hi, sh), hb);
+    return m;
+}
+
+/* The first nb (0..8) of 8 blocks at in, in lanes 0..nb-1; the other lanes
+ * (and their 2^128 bits) are zero.  Masked loads read nothing past block
+ * nb - 1, and no address past it is formed. */
+IFMA_INLINE struct ifma_h ifma_load_part(const uint8_t *in, size_t nb, __m512i hb)
+{
+    __m512i x = _mm512_setzero_si512(), y = x;
+    if (nb >= 4)
+        x = _mm512_loadu_si512((const void *)in);
+    else if (nb > 0)
+        x = _mm512_maskz_loadu_epi64((__mmask8)((1u << (2 * nb)) - 1), in);
+    if (nb > 4)
+        y = _mm512_maskz_loadu_epi64((__mmask8)((1u << (2 * (nb - 4))) - 1), in + 64);
+    return ifma_split(x, y, _mm512_maskz_mov_epi64((__mmask8)((1u << nb) - 1), hb));
+}
+
+IFMA_INLINE void ifma_storepow(uint64_t pw[3][8], const struct ifma_pow *p)
+{
+    _mm512_storeu_si512((void *)pw[0], p->r0);
+    _mm512_storeu_si512((void *)pw[1], p->r1);
+    _mm512_storeu_si512((void *)pw[2], p->r2);
+}
+
+/* Lane j of the result takes lane j - sh of x (0 <= sh <= 7); lanes below
+ * sh are zero.  sh comes from the caller's block count. */
+IFMA_INLINE struct ifma_h ifma_up(struct ifma_h x, unsigned sh)
+{
+    const __m512i i = _mm512_sub_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                                       _mm512_set1_epi64((long long)sh));
+    const __mmask8 m = (__mmask8)(0xffu << sh);
+    struct ifma_h o = {
+        _mm512_maskz_permutexvar_epi64(m, i, x.h0),
+        _mm512_maskz_permutexvar_epi64(m, i, x.h1),
+        _mm512_maskz_permutexvar_epi64(m, i, x.h2),
+    };
+    return o;
+}
+
+/*
+ * The k (1..15) blocks at in, plus x (h, or 0) added to the first block,
+ * in the top k lanes of A || B: block i (1-based) in the lane whose power
+ * is r^(k + 1 - i), so that they line up with lanes multiplied by r^k.
+ * For k <= 8 they fill lanes 8 - k..7 of B; for k > 8 the first k - 8 fill
+ * lanes 16 - k..7 of A and the last 8 all of B.  Carried like ifma_load8.
+ */
+IFMA_INLINE void ifma_load_top(const uint8_t *in, size_t k, struct ifma_h x,
+                               __m512i hb, struct ifma_h *a, struct ifma_h *b)
+{
+    if (k > 8) {
+        *a = ifma_up(ifma_add(x, ifma_load_part(in, k - 8, hb)), 16 - (unsigned)k);
+        *b = ifma_load8(in + 16 * (k - 8), hb);
+    } else {
+        const __m512i z = _mm512_setzero_si512();
+        const struct ifma_h zero = {z, z, z};
+        *a = zero;
+        *b = ifma_up(ifma_add(x, ifma_load_part(in, k, hb)), 8 - (unsigned)k);
+    }
+}
+
+/* Lane j of the result takes element i[j] mod 16 of the 16 elements
+ * a || b, where element q holds r^(16 - q). */
+IFMA_INLINE struct ifma_pow ifma_permpow(const struct ifma_pow *a,
+                                         const struct ifma_pow *b, __m512i i)
+{
+    struct ifma_pow p = {
+        _mm512_permutex2var_epi64(a->r0, i, b->r0),
+        _mm512_permutex2var_epi64(a->r1, i, b->r1),
+        _mm512_permutex2var_epi64(a->r2, i, b->r2),
+        _mm512_permutex2var_epi64(a->s1, i, b->s1),
+        _mm512_permutex2var_epi64(a->s2, i, b->s2),
+    };
+    return p;
+}
+
+/* Lane j takes element (j + sh) mod 16.  sh comes from the caller's
+ * block count, never from the state. */
+IFMA_INLINE struct ifma_pow ifma_shiftpow(const struct ifma_pow *a,
+                                          const struct ifma_pow *b, unsigned sh)
+{
+    return ifma_permpow(a, b, _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                                               _mm512_set1_epi64((long long)sh)));
+}
+
+/* r^e in every lane, 1 <= e <= 16 (element 16 - e of a || b). */
+IFMA_INLINE struct ifma_pow ifma_bcast(const struct ifma_pow *a,
+                                       const struct ifma_pow *b, unsigned e)
+{
+    return ifma_permpow(a, b, _mm512_set1_epi64((long long)(16 - e)));
+}
+
+/* V = V r^16 + M for each of groups groups of 16 blocks at in (set A the
+ * first 8 blocks of a group, set B the last 8): the main loop. */
+IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
+                             const uint8_t *in, size_t groups, __m512i hb)
+{
+    for (size_t g = 0; g < groups; g++) {
+        *a = ifma_mulred(*a, *p16, ifma_load8_acc(in, hb));
+        *b = ifma_mulred(*b, *p16, ifma_load8_acc(in + 128, hb));
+        in += 256;
+    }
+}
+
+#endif
