@@ -10,6 +10,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The one switch for sanitizer builds (AddressSanitizer with GCC or clang,
+ * MemorySanitizer): the code they cannot see into, inline assembly and a
+ * few instructions MemorySanitizer checks strictly, is replaced by plain
+ * C or intrinsics computing the same. */
+#if defined(__SANITIZE_ADDRESS__)
+#  define POLYMAC_SANITIZED 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#    define POLYMAC_SANITIZED 1
+#  endif
+#endif
+
 /* Little-endian loads and stores that work at any address and on
  * big-endian hosts (s390x); compilers turn them into single moves. */
 static inline uint64_t polymac_load64le(const uint8_t *p)

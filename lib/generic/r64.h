@@ -30,16 +30,9 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 /* The block loop runs as inline assembly where the architecture's folder
  * has it (x86/, aarch64/, power/, s390x/: r64_asm.h, which says why and
  * when); same arithmetic and limbs as the C loop below, so both give
- * bit-identical h.  One switch turns the assembly off: sanitizer builds
- * (they cannot see inside it) and POLYMAC_R64_PORTABLE builds (tools/
+ * bit-identical h.  Sanitizer builds (POLYMAC_SANITIZED, util.h: they
+ * cannot see inside assembly) and POLYMAC_R64_PORTABLE builds (tools/
  * run-tests runs the kernel suites on one) use C. */
-#if defined(__SANITIZE_ADDRESS__)
-#  define POLYMAC_SANITIZED 1
-#elif defined(__has_feature)
-#  if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#    define POLYMAC_SANITIZED 1
-#  endif
-#endif
 #if defined(__GNUC__) && !defined(POLYMAC_R64_PORTABLE) && !defined(POLYMAC_SANITIZED)
 #  if defined(__x86_64__)
 #    include "../x86/r64_asm.h"

@@ -349,9 +349,9 @@ IFMA_INLINE struct ifma_h ifma_split(__m512i x, __m512i y, __m512i hb)
     struct ifma_h m;
     m.h0 = _mm512_and_si512(lo, m44);
     /* (a | b) & c in one vpternlogq: 0xa8 = (0xf0 | 0xcc) & 0xaa */
-#if defined(POLYMAC_MSAN)
-    /* MemorySanitizer (clang 14) checks vpternlogq strictly: its test
-     * build (test/msan) computes the same with vpor and vpand */
+#if defined(POLYMAC_SANITIZED)
+    /* MemorySanitizer (clang 14) checks vpternlogq strictly: sanitizer
+     * builds compute the same with vpor and vpand */
     m.h1 = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44),
                                             _mm512_slli_epi64(hi, 20)), m44);
 #else

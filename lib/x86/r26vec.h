@@ -94,10 +94,10 @@ static inline void polymac_r26vec_storeu4(void *p, __m256i v)
     POLYMAC_V(like, polymac_r26vec_loadu4, polymac_r26vec_loadu8)(p)
 #define polymac_v_storeu(p, v) \
     POLYMAC_V(v, polymac_r26vec_storeu4, polymac_r26vec_storeu8)(p, v)
-#if defined(POLYMAC_MSAN)
+#if defined(POLYMAC_SANITIZED)
 /* MemorySanitizer checks an asm's operands strictly (a false report on
- * these secret sums): its test build (test/msan) drops the barrier, which
- * has no instruction, so it computes the same */
+ * these secret sums): sanitizer builds drop the barrier, which has no
+ * instruction, so they compute the same */
 #define polymac_v_keep(d) ((void)0)
 #else
 #define polymac_v_keep(d) \

@@ -42,16 +42,16 @@
  *   - vpternlogq (_mm512_ternarylogic_epi64, llvm.x86.avx512.pternlog.q.512)
  *     has an immediate operand of another type, so MSan checks it strictly:
  *     any poisoned operand is a report (a false one here: it merges secret
- *     limbs).  The library built with -DPOLYMAC_MSAN, a flag for this test
- *     build only, computes the same value with vpor and vpand in its place.
+ *     limbs).  A sanitizer build of the library (POLYMAC_SANITIZED,
+ *     lib/util.h) computes the same value with vpor and vpand in its place.
  *   - Inline asm: MSan (user space) checks every input operand strictly and
  *     makes every output clean.  The kernels' asm statements are compiler
  *     barriers or loads of public constants (zero registers, broadcasts of
  *     ifma_k, opaque copies of pointers) except polymac_v_keep in
  *     lib/x86/r26vec.h, an empty asm over the AVX2 core's secret product
  *     sums that only stops GCC re-associating them: a false report too.
- *     -DPOLYMAC_MSAN drops it (it has no instruction: the same
- *     computation).  Without -DPOLYMAC_MSAN this check fails at both places.
+ *     A sanitizer build drops it (it has no instruction: the same
+ *     computation).  Without that switch this check fails at both places.
  * A strictly checked operand that is poisoned is a report, so the strict
  * rule can only make this check fail, never pass silently; the
  * poisoned-result checks below catch the opposite (taint dropped).
