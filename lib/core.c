@@ -95,7 +95,7 @@ static void clamp(uint8_t r[16], const uint8_t key[32])
     polymac_store64le(r + 8, r1);
 }
 
-/* The stack policy (README, Security): after every call into a kernel,
+/* The stack policy (docs/testing.md): after every call into a kernel,
  * the front end zeroes the kernel's stack_bytes of dead stack below its
  * own frame, where the kernel's functions may have left powers of r,
  * limbs of r or h (a compiler spills what it likes; wiping named arrays

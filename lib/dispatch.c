@@ -28,12 +28,12 @@ static int debug_on(void)
 
 /*
  * The known answers (selftest_kat.h: computed by libsodium, rechecked by
- * test/test_kat.c) through the paths users take: one-shot messages whose
- * block counts leave partial groups after full ones for every group width,
- * and streams of uneven pieces through the front end's init, update and
- * final, which reach the code that keeps a kernel's lanes live between
- * calls.  Under 10 KB hashed per kernel, once, for the kernel selected
- * (every usable kernel when they are listed).
+ * test/trust/test_kat.c) through the paths users take: one-shot messages
+ * whose block counts leave partial groups after full ones for every group
+ * width, and streams of uneven pieces through the front end's init,
+ * update and final, which reach the code that keeps a kernel's lanes
+ * live between calls.  Under 10 KB hashed per kernel, once, for the
+ * kernel selected (every usable kernel when they are listed).
  */
 #ifdef POLYMAC_SELFTEST_FAIL_ALL
 /* Built only into a test library (test/trust/meson.build): every kernel

@@ -4,8 +4,8 @@
 /*
  * Every tag below was computed by libsodium's crypto_onetimeauth_poly1305
  * (one call over the whole message), never by this library:
- * test/test_kat.c recomputes each of them with libsodium and fails when
- * one differs; `test_kat --print` prints this file's tag tables as
+ * test/trust/test_kat.c recomputes each of them with libsodium and fails
+ * when one differs; `test_kat --print` prints this file's tag tables as
  * libsodium computes them.  Included by lib/dispatch.c and that test only.
  *
  * What the lengths and pieces reach (block counts per blocks() call):

@@ -26,19 +26,18 @@
  * group of four through the scalar code after the loop) is the SIMD
  * skeleton's (simd/skeleton.h, simd/r26x4.h).
  *
- * Break-even, estimated from the published cycle counts (qemu cannot time
- * anything): OpenSSL's poly1305-armv8.pl gives, in cycles per byte of
- * poly1305_blocks, scalar vs NEON: Cortex-A53 2.69 vs 1.47, Cortex-A57
- * 2.70 vs 1.14, Apple A7 1.86 vs 0.72, Kryo 2.70 vs 1.13.  With about 150
- * cycles of fixed vector cost (three r64 multiplications for r^2..r^4,
- * splitting them into limbs, the final lane fold and the conversions), the
- * vector path wins from about 128 bytes = 8 blocks, which is also where
- * OpenSSL and Linux switch; the same figure serves before the powers exist
- * (cold) and after (warm).  On cores whose scalar multiplier is much
- * stronger than their NEON unit (ThunderX2: 1.17 vs 1.36) the vector path
- * does not win at all; such a core can select generic-r64 by name.  A
- * build may set either break-even (tools/tune measures them where it can
- * time).
+ * Break-even, estimated from the cycle counts OpenSSL publishes for
+ * poly1305-armv8.pl's scalar and NEON code (qemu cannot time anything;
+ * the figures and the estimate: docs/log.md, Figures moved out of lib/
+ * comments): what each block saves repays the fixed vector cost (three
+ * r64 multiplications for r^2..r^4, splitting them into limbs, the final
+ * lane fold and the conversions) from about 128 bytes = 8 blocks, which
+ * is also where OpenSSL and Linux switch; the same figure serves before
+ * the powers exist (cold) and after (warm).  On cores whose scalar
+ * multiplier is much stronger than their NEON unit (ThunderX2, by
+ * OpenSSL's figures) the vector path does not win at all; such a core
+ * can select generic-r64 by name.  A build may set either break-even
+ * (lab/tune measures them where it can time).
  */
 
 #include <arm_neon.h>

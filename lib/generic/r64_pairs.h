@@ -11,35 +11,33 @@
  * with the kernel's own widest stores, burn.h; elsewhere by
  * polymac_burn_stack).  Nothing here needs a vector
  * unit: a batch message has its own key and no powers of r, so every
- * block costs one multiplication by r.  On Intel Emerald Rapids (TSC
- * cycles) the one-shot scalar code takes 8.9 a block, waiting on the
- * latency of its multiplies and carries; four AVX2 lanes in radix 2^26
- * (25 vpmuludq and a carry chain per block and lane, two interleaved
- * sets of four, keys split and tags reduced in vector code) took 7.2 a
- * block per lane plus 160 a group, and lost to the one-shot path at 64
- * bytes (0.84x of polymac_auth one by one).  The scalar block is bound
- * by latency, not by its seven multiplies: two messages interleaved in
- * one loop take 5.8 a block each, and win at every length measured, 16
- * bytes to 2 KiB.  A kernel without a lanes entry runs a batch through
- * its one-shot path, behind the batch front end's checks and tag buffer
- * (lib/batch.c), and so pays more for a batch of short messages than
- * for a loop of polymac_auth: x86-avx512 and generic-r64 take the pairs
- * for that reason (x86-avx512ifma has lanes of its own).  With the
- * pairs, polymac bench --batch gives all three 1.15x to 1.3x of
- * polymac_auth one by one at 16 x 256 B and IMIX, 1.0x at 32 x 64 B;
- * 8 x 64 B stays near 0.93x: at four blocks the pairs only tie a loop
- * of one-shot calls, whose independent messages the out-of-order core
- * overlaps by itself, and the front end's fixed cost remains (an
- * AVX-512 IFMA Xeon, shared).  On aarch64 and ppc64le, where qemu cannot
- * time code, the pairs' loop is costed with llvm-mca against the
- * one-message loop (tools/kernel-cost: the "pairs" rows of README, Other
- * architectures).
+ * block costs one multiplication by r.  The one-shot scalar code waits
+ * on the latency of its multiplies and carries; four AVX2 lanes in radix
+ * 2^26 (25 vpmuludq and a carry chain per block and lane, two
+ * interleaved sets of four, keys split and tags reduced in vector code)
+ * lost to the one-shot path at 64 bytes.  The scalar block is bound by
+ * latency, not by its seven multiplies: two messages interleaved in one
+ * loop take less time a block each than one message alone, and win at
+ * every length measured, 16 bytes to 2 KiB (measured: docs/log.md,
+ * Figures moved out of lib/ comments).  A kernel without a lanes entry
+ * runs a batch through its one-shot path, behind the batch front end's
+ * checks and tag buffer (lib/batch.c), and so pays more for a batch of
+ * short messages than for a loop of polymac_auth: x86-avx512 and
+ * generic-r64 take the pairs for that reason (x86-avx512ifma has lanes
+ * of its own).  With the pairs all three beat polymac_auth one by one
+ * at 16 x 256 B and IMIX, tie it at 32 x 64 B and stay a little behind
+ * at 8 x 64 B: at four blocks the pairs only tie a loop of one-shot
+ * calls, whose independent messages the out-of-order core overlaps by
+ * itself, and the front end's fixed cost remains (measured: the same log
+ * entry).  On aarch64 and ppc64le, where qemu cannot time code, the
+ * pairs' loop is costed with llvm-mca against the one-message loop
+ * (lab/kernel-cost: the "pairs" rows of docs/platforms.md).
  *
  * The block step is r64.h's (polymac_r64_core: the same instructions
- * and limbs, h2 < 2^63 between blocks; tools/bounds.c's r64 model), run
- * for message A at p and message B at p + d in one loop.  On x86-64
- * each pair's r0, r1, 5 r1 / 4 and 5 r0 are read from a stack array
- * (zeroed after the batch with the rest of the dead frame), which leaves
+ * and limbs, h2 < 2^63 between blocks; test/unit/bounds.c's r64
+ * model), run for message A at p and message B at p + d in one loop.
+ * On x86-64 each pair's r0, r1, 5 r1 / 4 and 5 r0 are read from a stack
+ * array (zeroed after the batch with the rest of the dead frame), which leaves
  * the registers to both h, the address and the products; aarch64 has the
  * registers to keep them; ppc64le reloads them before each message's
  * step, its fourteen temporaries taking the room.  Where r64.h has no assembly for the pairs
@@ -51,8 +49,8 @@
  * consecutive pairs; a mixed one pairs messages in classes of similar
  * length (1, 2-3, 4-7, ... blocks, longest first), so that a pair mostly
  * runs together.  An odd message left over runs alone, polymac_auth's
- * scalar path (paired with itself it cost 10-15% more a batch of three
- * or five, 64 B to 256 B).  Only lengths, which are public, decide
+ * scalar path (paired with itself it cost more: docs/log.md, Figures
+ * moved out of lib/ comments).  Only lengths, which are public, decide
  * branches; the tags are polymac_r64_finish's (no branch).
  */
 #ifndef POLYMAC_R64_PAIRS_H

@@ -33,16 +33,18 @@ typedef __vector unsigned __int128 vu128;
  * Products at 2^132 and 2^176 wrap to 2^2 and 2^46 times 5 (mod p):
  * s = 20 r for limbs 1 and 2.
  *
- * Break-even (not measured here: qemu cannot time).  OpenSSL's scalar
- * base 2^64 code runs at 2.00 cycles/byte on POWER9; Nettle reports this
- * method at about 3x its scalar code, and processes four blocks at a time
- * only from 12 blocks up, since it recomputes r^2..r^4 on every call.  We
+ * Break-even (not measured here: qemu cannot time).  By the published
+ * figures (OpenSSL's for its scalar base 2^64 code on POWER9, Nettle's
+ * for this method against its scalar code: docs/log.md, Figures moved
+ * out of lib/ comments) the method is well ahead of scalar code, and
+ * Nettle processes four blocks at a time only from 12 blocks up, since
+ * it recomputes r^2..r^4 on every call.  We
  * compute the powers once per key, so the first vector call pays what
  * Nettle pays on every call: 12 blocks before the powers exist; once h is
  * in radix 2^44 a later call needs no setup, only the conversion of h
  * if a short call ran in between: 4 blocks after.  Pieces of fewer than
  * four blocks always run the scalar code, as the kernel contract assumes
- * (stack_bytes_short).  A build may set either break-even (tools/tune
+ * (stack_bytes_short).  A build may set either break-even (lab/tune
  * measures them where it can time). */
 #ifndef POLYMAC_P9_COLD
 #define POLYMAC_P9_COLD 12
@@ -251,9 +253,9 @@ POLYMAC_SIMD_FUNCTIONS(power_p9, struct p9_state, s, p9_kernel, POLYMAC_P9_COLD,
                        POLYMAC_P9_WARM)
 
 /* Usable on POWER10, but its loop is slower there than power-vsx's under
- * LLVM's pwr10 model (README, Static cost model).  Stack: the deepest
- * frames -fstack-usage gives, rounded up with room to spare; test_stack
- * checks it under qemu-user. */
+ * LLVM's pwr10 model (docs/platforms.md, the static cost model).  Stack:
+ * the deepest frames -fstack-usage gives, rounded up with room to spare;
+ * test_stack checks it under qemu-user. */
 #ifdef POLYMAC_PAIRS_PPC64
 /* the batch entry: two messages at a time in scalar radix 2^64
  * (generic/r64_pairs.h) */

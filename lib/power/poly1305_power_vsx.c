@@ -27,17 +27,19 @@ typedef __vector unsigned long long vu64;
  * multiplies advance four blocks, one carry chain follows and the carried
  * sums are the next step's h as they stand.  POWER has no vector
  * multiply-add usable here (ARM's vmlal), so products and sums are
- * separate instructions -- the reason OpenSSL measured ~1.43 cycles/byte
- * rather than the sub-1.0 it had projected.
+ * separate instructions -- the reason OpenSSL's measured speed for this
+ * method falls short of what it had projected.
  *
- * Break-even (not measured here: qemu cannot time).  OpenSSL's figures on
- * POWER8 are 2.03 cycles/byte for its scalar base 2^64 code and ~1.43 for
- * this vector method, i.e. ~10 cycles saved per block.  Going vector the
- * first time for a key costs three scalar multiplies for r^2..r^4 plus
- * splitting and splatting them (~150 cycles), later calls only the radix
- * conversions (~40 cycles).  Hence 16 blocks before the powers exist,
- * 8 once they do; below that the scalar radix-2^64 code of r64.h runs.
- * A build may set either (tools/tune measures them where it can time). */
+ * Break-even (not measured here: qemu cannot time), from OpenSSL's
+ * published figures on POWER8 for its scalar base 2^64 code and for this
+ * vector method, and an estimate of the set-up (the figures and the
+ * arithmetic: docs/log.md, Figures moved out of lib/ comments): going
+ * vector the first time for a key costs three scalar multiplies for
+ * r^2..r^4 plus splitting and splatting them, later calls only the radix
+ * conversions, each repaid by the cycles every vector block saves.
+ * Hence 16 blocks before the powers exist, 8 once they do; below that
+ * the scalar radix-2^64 code of r64.h runs.  A build may set either
+ * (lab/tune measures them where it can time). */
 #ifndef POLYMAC_VSX_COLD
 #define POLYMAC_VSX_COLD 16
 #endif
@@ -88,8 +90,9 @@ static inline void vsx_load4(vu32 m[5], const uint8_t *in, vu32 hib)
  * use s = 5 r.  On little-endian vec_mule takes the low word of each
  * doubleword (vmulouw), vec_mulo the high one (vmuleuw).  Sums as trees
  * that add last the products of the limbs vsx_carry finishes last (x1,
- * x4), so the chain from h to d runs through two adds after them
- * (pwr10 model: 12.0 against 12.3 cycles a block).  Bounds: x < 2^27.01,
+ * x4), so the chain from h to d runs through two adds after them (faster
+ * under the pwr10 model: docs/log.md, Figures moved out of lib/
+ * comments).  Bounds: x < 2^27.01,
  * s < 2^28.33, so ten products stay below 2^58.2. */
 static inline void vsx_mul(vu64 d[5], const vu32 x[5], const vu32 m[5], const vu32 r[10])
 {
@@ -146,8 +149,8 @@ static void vsx_groups(const struct polymac_r26x4 *st, const uint8_t *in,
         d[i] = (vu64){st->c.h26[i], 0};       /* h joins lane 0's low block */
 
     /* The group written out twice, not through a helper: GCC 12 then
-     * schedules the loop better (pwr9 model, tools/kernel-cost: 19.8
-     * against 20.0 cycles a block). */
+     * schedules the loop better (pwr9 model, lab/kernel-cost; the
+     * figures: docs/log.md, Figures moved out of lib/ comments). */
     for (; ngroups > 1; ngroups--, in += 64) {
         vsx_load4(m, in, hib);
         #pragma GCC unroll 5
@@ -158,7 +161,8 @@ static void vsx_groups(const struct polymac_r26x4 *st, const uint8_t *in,
     }
     /* rl only now: loaded before the loop, its ten vectors stay live
      * through it and GCC rebuilds or reloads more constants per group
-     * (pwr10 model, tools/kernel-cost: 12.8 against 12.5 cycles a block) */
+     * (slower under the pwr10 model, lab/kernel-cost; the figures:
+     * docs/log.md, Figures moved out of lib/ comments) */
     #pragma GCC unroll 10
     for (int i = 0; i < 10; i++)
         rl[i] = vec_xl(0, st->rl[i]);

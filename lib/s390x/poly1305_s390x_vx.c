@@ -28,12 +28,13 @@ typedef __vector unsigned long long vu64;
  * vector-enhancements facility (HWCAP_S390_VXE) and a second kernel that no emulator here can
  * time, and nobody has published a figure showing it beats this loop.
  *
- * Break-even (not measured here: qemu cannot time).  OpenSSL reports
- * ~2.3 cycles/byte for its scalar base 2^64 code on z196 and later, and
- * "sub-cycle" for this vector method on z13+; its vector path starts at
+ * Break-even (not measured here: qemu cannot time).  By OpenSSL's
+ * published figures for its scalar base 2^64 code on z196 and later and
+ * for this vector method on z13+ (docs/log.md, Figures moved out of lib/
+ * comments) the vector method is well ahead; its vector path starts at
  * 128 bytes, computing the powers on first use as we do.  Hence 8 blocks
  * before the powers exist and 4 once they do; below that the scalar
- * radix-2^64 code of r64.h runs.  A build may set either (tools/tune
+ * radix-2^64 code of r64.h runs.  A build may set either (lab/tune
  * measures them where it can time). */
 #ifndef POLYMAC_VX_COLD
 #define POLYMAC_VX_COLD 8
@@ -193,13 +194,13 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_r26x4 *st, const uint8
  * (a, b) and VMALEF for those in the high words (c, d), into two sets of
  * five 64-bit accumulators, the same 50 multiply-adds a step as the
  * one-shot loop's four blocks.  Each set is carried as vx_carry carries
- * (the same limbs: tools/bounds.c, "s390x-vx lanes"), and the next step
+ * (the same limbs: test/unit/bounds.c, "s390x-vx lanes"), and the next step
  * adds the low set as it stands and the high set shifted into the high
  * words.  A group of four runs in lockstep: a shorter message starts late,
  * behind zero blocks without the 2^128 bit, which leave h = 0, so that
  * every message ends at the group's last block (its padded block, if
  * any, with the rest of the group's last).  qemu cannot time code, so the
- * step is costed with llvm-mca (tools/kernel-cost, the "lanes" row)
+ * step is costed with llvm-mca (lab/kernel-cost, the "lanes" row)
  * against the scalar loop a batch would run one message at a time. */
 
 /* Messages of at most this many bytes go through the lanes (max_len). */
@@ -209,7 +210,7 @@ VX_NO_PREFETCH static void vx_groups(const struct polymac_r26x4 *st, const uint8
 
 /* The fewest messages worth the lanes (min_same, min_mixed): a group of three
  * costs what four cost, about two scalar messages' blocks in the model
- * (tools/kernel-cost); one or two left over go through the scalar code. */
+ * (lab/kernel-cost); one or two left over go through the scalar code. */
 #ifndef VX_LANES_MIN
 #define VX_LANES_MIN 3
 #endif

@@ -83,12 +83,13 @@ static inline void polymac_r26_powers(uint32_t (*p)[5], const struct polymac_sim
  * vmulouw/vmuleuw and s390x's VMLOF/VMLEF (and VMALOF/VMALEF) multiply
  * either word of a lane, so here one register of four words feeds both
  * multiplies of a step, as NEON's umlal/umlal2 do with its two halves.
- * Measured with tools/kernel-cost on s390x-vx, the other layout in its
+ * Measured with lab/kernel-cost on s390x-vx, the other layout in its
  * cheapest form (the blocks two later shifted into their own registers,
  * one VESRLG a limb, and multiplied with VMALOF by a shifted table) is
  * 117 instructions a step instead of 102 (the shifts and, out of vector
- * registers, the second table reloaded every step): 13.8 instead of 12.5
- * cycles a block on the z14, z15 and z16 models. */
+ * registers, the second table reloaded every step), and slower a block
+ * on the z14, z15 and z16 models (docs/log.md, Figures moved out of lib/
+ * comments). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #  define POLYMAC_R26X4_LO 1
 #else

@@ -19,7 +19,7 @@
  * AVX2.  A depth is the function's pushes, the largest realignment
  * padding, its frame and the red zone it uses, read from the
  * disassembly (-fstack-usage gives the frame) and rounded up to whole
- * vectors; test/test_stack.c fails when one falls short.
+ * vectors; test/trust/test_stack.c fails when one falls short.
  */
 static __attribute__((noinline)) void polymac_x86_burn_below(size_t n)
 {

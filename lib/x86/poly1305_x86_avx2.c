@@ -128,7 +128,8 @@ static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
     const uint64_t *r8 = st->v.s.powers >= 8 ? st->r8 : NULL;
     /* A later call of whole groups (a streamed message) leaves the lanes
      * unmerged, so that the call costs what its blocks cost inside a
-     * one-shot message (docs/tuning.md); the first vector call of a
+     * one-shot message (measured: docs/log.md, Constant time, self-test,
+     * stack); the first vector call of a
      * message, the one-shot path, merges them. */
     const int stream = warm && nblocks % 4 == 0;
     if (!stream && st->lanes_live == 1)

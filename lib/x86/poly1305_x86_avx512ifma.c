@@ -166,8 +166,9 @@ IFMA_INLINE struct ifma_h ifma_powers8(const struct ifma_state *st)
         _mm512_set1_epi64((long long)(hi >> 24)),                /* < 2^36 */
     };
 
-    /* every lane r^2, by squaring: 6 products, not 9 (1.5% at 512 B to
-     * 1 KiB); only its s2 is read, 20 r2 < 2^41, made in scalar code */
+    /* every lane r^2, by squaring: 6 products, not 9 (faster: docs/log.md,
+     * Figures moved out of lib/ comments); only its s2 is read, 20 r2 <
+     * 2^41, made in scalar code */
     const __m512i z = _mm512_setzero_si512();
     const struct ifma_pow rp = { r.h0, r.h1, r.h2, z,
                                  _mm512_set1_epi64((long long)(20 * (hi >> 24))) };
@@ -277,9 +278,9 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
  *          by r^16..r^1.
  * Keeping the lanes for emit would only move the same sum there, behind
  * a store and reload of the lanes and the powers (measured slower at 256
- * to 512 bytes).  For the same reason it is not the skeleton's
- * polymac_simd_vector (powers made and stored, then the loop reloading
- * them).
+ * to 512 bytes: docs/log.md, x86-avx512ifma break-evens and code).  For
+ * the same reason it is not the skeleton's polymac_simd_vector (powers
+ * made and stored, then the loop reloading them).
  */
 __attribute__((noinline)) static void ifma_oneshot(struct ifma_state *st, const uint8_t *in,
                                                    size_t nblocks, uint64_t l[3])
@@ -441,7 +442,8 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
  * radix-2^64 code into the pending part (h = V r^t + pending, so the
  * pending part is simply continued and t grows by n); the lanes are
  * neither merged nor multiplied, which costs less than a merge or a lane
- * product for one block (docs/tuning.md, POLYMAC_IFMA_LIVE).  t stays
+ * product for one block (measured: docs/log.md, x86-avx512ifma
+ * break-evens and code; POLYMAC_IFMA_LIVE).  t stays
  * below 16: before it would pass 15, V = V r^t (one product, every 12 or
  * more blocks).
  */

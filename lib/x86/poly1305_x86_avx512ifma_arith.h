@@ -84,7 +84,8 @@ struct ifma_h {
  * product that starts a sum needs a zeroed register.  From one shared zero
  * register GCC copies each accumulator with vmovdqa64 (six copies a set
  * per group in ifma_mulred); a zeroing idiom per accumulator, which the
- * renamer handles without a port, measured faster (docs/tuning.md).
+ * renamer handles without a port, measured faster (docs/log.md,
+ * x86-avx512ifma break-evens and code).
  * volatile: identical statements must not be merged back into one
  * register.
  */
@@ -235,7 +236,7 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
  * from the last product to h1 against 19), more instructions on the
  * shift port.  For chains that wait on the carry: the powers of r
  * (ifma_mulpow) and the batch lanes.  Same values as ifma_carry; the
- * bounds are those of ifma_mulred (tools/bounds.c).
+ * bounds are those of ifma_mulred (test/unit/bounds.c).
  */
 IFMA_INLINE struct ifma_h ifma_shift_carry(struct ifma_acc a)
 {
@@ -288,7 +289,7 @@ IFMA_INLINE struct ifma_h ifma_mulpow(struct ifma_h x, struct ifma_h y)
  * six products where ifma_mulpow takes nine, two (not three) chained in
  * each column, and the factor 20 is p's.  Carried as
  * ifma_mulpow carries (limbs below 2^44, 2^44 + 2^5, 2^42); the bounds
- * are tools/bounds.c's "lanes r^2".
+ * are test/unit/bounds.c's "lanes r^2".
  */
 IFMA_INLINE struct ifma_h ifma_sqr_clamped(const struct ifma_pow *p)
 {

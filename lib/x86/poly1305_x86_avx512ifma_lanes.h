@@ -29,16 +29,16 @@
  * each group of eight runs in lockstep, every message aligned to end at
  * the group's last block (ifma_lanes_aligned).  Two interleaved sets of
  * eight, and lanes that take the next message when theirs ends (a
- * multi-buffer manager), both measured slower (README, Batch).
+ * multi-buffer manager), both measured slower (docs/log.md, The batch).
  */
 
 /* Messages of at most this many bytes go through the lanes; longer ones
- * through the one-shot vector path.  Overridable with -D; measured on
- * Intel Emerald Rapids (README, Batch) with the refilling lanes these
- * groups replaced: at 1536, IMIX's four 1518-byte messages in lanes of
- * their own made the batch 10% slower than through the one-shot path
- * (in lockstep they would also carry four shorter messages to 95
- * blocks; not measured again). */
+ * through the one-shot vector path.  Overridable with -D.  Measured with
+ * the refilling lanes these groups replaced: at 1536, IMIX's four
+ * 1518-byte messages in lanes of their own made the batch slower than
+ * through the one-shot path (docs/log.md, Figures moved out of lib/
+ * comments; in lockstep they would also carry four shorter messages to
+ * 95 blocks; not measured again). */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
 #endif
@@ -82,7 +82,7 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
  * padded block), keep the shorter-latency ifma_shift_carry
  * (ifma_mul2red).  Bounds (the
  * analysis at the top of poly1305_x86_avx512ifma.c, doubled sums,
- * tools/bounds.c's lanes model): every factor below
+ * test/unit/bounds.c's lanes model): every factor below
  * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
  * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
  * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42, and every IFMA shift and
@@ -100,10 +100,11 @@ IFMA_INLINE struct ifma_h ifma_mul2red(struct ifma_h a, struct ifma_pow p, struc
 /* The same with ifma_carry, whose shifts by 8 and 10 and multiplication by
  * 5 are IFMAs: 14 instructions a carry instead of 21, 7 of them fewer on
  * port 0, which alone runs the shifts and shares the IFMAs with port 5.
- * The count decides in the steps (1-3% from 128 B, the same below; the
- * last step of a padded group 1-2% slower with it).  The bounds hold for both
- * (tools/bounds.c checks the IFMA inputs and exact products of the
- * lanes' step). */
+ * The count decides in the steps (faster from 128 B, the same below),
+ * not in the last step of a padded group, which is slower with it
+ * (measured: docs/log.md, Figures moved out of lib/ comments).  The
+ * bounds hold for both (test/unit/bounds.c checks the IFMA inputs and
+ * exact products of the lanes' step). */
 IFMA_INLINE struct ifma_h ifma_mul2red_t(struct ifma_h a, struct ifma_pow p, struct ifma_h b,
                                          struct ifma_pow q)
 {
@@ -224,11 +225,10 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, const uint8_t *const
 }
 
 /* Messages of at most this many bytes (three blocks) run one block a
- * step by r, without the square: polymac-ab --batch 8 against the steps
- * of two blocks, one process, Emerald Rapids: 16 B 1.18x, 32 B 1.04x,
- * 48 B 1.03x; at 64 B the square paid (0.91x without it).  With both
- * copies in the library, 8 and 16 x 16 B 1.19-1.25x, 32 B 1.07x, 48 B
- * 1.05x, and 64 B to 256 B 0.99-1.0x (the test of the length). */
+ * step by r, without the square: faster than the steps of two blocks up
+ * to 48 B, while from 64 B the square pays; with both copies in the
+ * library the test of the length costs longer messages next to nothing
+ * (measured: docs/log.md, Figures moved out of lib/ comments). */
 #ifndef IFMA_LANES_NO_SQUARE
 #define IFMA_LANES_NO_SQUARE 48
 #endif
@@ -241,8 +241,8 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, const uint8_t *const
  * number of full blocks and a partial one, the last full block and the
  * padded one make one step of two.  Two such groups one after the other
  * cost less than the same sixteen messages on two interleaved sets
- * (polymac-ab --batch 16, Emerald Rapids: 16 B 12%, 64 B 9%, 256 B 7%,
- * 1 KiB 4%), whose registers do not fit.
+ * (measured: docs/log.md, Figures moved out of lib/ comments), whose
+ * registers do not fit.
  */
 IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16],
@@ -308,8 +308,9 @@ static const uint8_t ifma_lanes_zeros[IFMA_LANES_MAX + 32] __attribute__((aligne
  * reads two such tables (its first and second block), the last step a
  * third, where a length that is not a whole number of blocks has its
  * padded block.  Nothing else is computed per lane between steps (a
- * choice of three addresses per lane and block cost 43% over a group of
- * one length).  Lengths and addresses only.
+ * choice of three addresses per lane and block cost much more than a
+ * group of one length: docs/log.md, Figures moved out of lib/ comments).
+ * Lengths and addresses only.
  */
 IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const msgs[],
                                     const size_t lens[], const uint8_t *const keys[], size_t n,
@@ -448,8 +449,8 @@ ifma_lanes_aligned_sorted(uint8_t *const out[], const uint8_t *const msgs[],
 
 /* Whether the n >= 1 lengths are all lens[0]: eight compares an
  * instruction, the last lengths under a mask (a masked load reads no
- * element it leaves out).  A loop of scalar compares made 8 x 64 B 4.5%
- * slower (Emerald Rapids, polymac-ab --batch 8). */
+ * element it leaves out).  A loop of scalar compares was slower
+ * (measured: docs/log.md, Figures moved out of lib/ comments). */
 _Static_assert(sizeof(size_t) == 8, "lengths compared as 64-bit lanes");
 
 IFMA_INLINE int ifma_lanes_one_length(const size_t lens[], size_t n)
@@ -509,7 +510,8 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
          * (compares eight at a time), appended in order; where it ends
          * and whether its lengths are one.  A counting sort, a scalar
          * pass over the classes and a per-entry note of mixed groups
-         * each chained through memory and cost 5-12% more. */
+         * each chained through memory and cost more (measured:
+         * docs/log.md, Figures moved out of lib/ comments). */
         uint8_t qend[64], qone[64];
         size_t k = 0, nq = 0;
         for (uint64_t cm = present; cm; cm &= cm - 1, nq++) {
@@ -547,7 +549,8 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
     }
     /* the groups' dead stack, below this frame (which holds lengths and
      * addresses only), as deep as the deepest group that ran: zeroing
-     * from the caller, past this frame, cost a 16-message batch 7% */
+     * from the caller, past this frame, cost a 16-message batch more
+     * (measured: docs/log.md, Figures moved out of lib/ comments) */
     polymac_x86_burn(depth);
 }
 
