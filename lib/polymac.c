@@ -8,7 +8,7 @@
 #include "polymac.h"
 #include "dispatch.h"
 #include "core.h"
-#include "kernels.h"
+#include "registry.h"
 #include "util.h"
 #ifdef POLYMAC_HAVE_R64
 #include "generic/r64.h"

@@ -6,7 +6,7 @@
 
 #include "polymac.h"
 #include "registry.h"
-#include "kernels.h"
+#include "registry.h"
 
 /* Best first: the first kernel whose cpu_required bits the CPU has (and
  * that passes its self-test) is chosen automatically. */

@@ -1,5 +1,6 @@
-/* registry.h -- the kernels this build holds, their indexes and the
- *               build's fingerprint (internal) */
+/* registry.h -- every kernel object this build may contain, the registry
+ *               of them, their indexes and the build's fingerprint
+ *               (internal) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_REGISTRY_H
@@ -9,6 +10,44 @@
 #include <stdint.h>
 
 #include "kernel.h"
+
+/* The kernels, each defined in its own file (the POLYMAC_HAVE_* macros
+ * come from lib/meson.build, for the kernels the compiler could build). */
+extern const struct polymac_kernel polymac_kernel_generic_r26;
+extern const struct polymac_kernel polymac_kernel_generic_r26x2;
+#if defined(__SIZEOF_INT128__)
+#define POLYMAC_HAVE_R64 1
+extern const struct polymac_kernel polymac_kernel_generic_r64;
+#endif
+#ifdef POLYMAC_HAVE_AVX2
+extern const struct polymac_kernel polymac_kernel_x86_avx2;
+#endif
+#ifdef POLYMAC_HAVE_AVX512
+extern const struct polymac_kernel polymac_kernel_x86_avx512;
+#endif
+#ifdef POLYMAC_HAVE_AVX512IFMA
+extern const struct polymac_kernel polymac_kernel_x86_avx512ifma;
+#endif
+#ifdef POLYMAC_HAVE_NEON
+extern const struct polymac_kernel polymac_kernel_aarch64_neon;
+#endif
+#ifdef POLYMAC_HAVE_VSX
+extern const struct polymac_kernel polymac_kernel_power_vsx;
+#endif
+#ifdef POLYMAC_HAVE_P9
+extern const struct polymac_kernel polymac_kernel_power_p9;
+#endif
+#ifdef POLYMAC_HAVE_S390X_VX
+extern const struct polymac_kernel polymac_kernel_s390x_vx;
+#endif
+
+#ifdef POLYMAC_TEST_KERNELS
+/* test builds only (-Dtest_kernels=true): wrong on its vector path, on a
+ * partial group after full ones, on a stream's continued lanes */
+extern const struct polymac_kernel polymac_kernel_test_broken;
+extern const struct polymac_kernel polymac_kernel_test_broken_tail;
+extern const struct polymac_kernel polymac_kernel_test_broken_stream;
+#endif
 
 /* An upper bound on the registry's size (registry.c checks it), for
  * arrays indexed by kernel. */

@@ -44,7 +44,7 @@
 #include <stddef.h>
 
 #include "../simd/r26x4.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 #ifndef POLYMAC_NEON_COLD
 #define POLYMAC_NEON_COLD 8

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 struct r26_state {
     struct polymac_r26_key key;

@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 struct r26x2_state {
     struct polymac_r26_key r1, r2;

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r64.h"
-#include "../kernels.h"
+#include "../registry.h"
 #if defined(POLYMAC_R64_ASM) || defined(POLYMAC_R64_ASM_A64) || defined(POLYMAC_PAIRS_PPC64)
 /* x86-64, aarch64 and ppc64le: the batch entry of the SIMD kernels there,
  * two messages at a time in this kernel's own steps (elsewhere, and

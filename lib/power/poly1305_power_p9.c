@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "../simd/skeleton.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 #include <altivec.h>
 #undef vector
@@ -42,10 +42,9 @@ typedef __vector unsigned __int128 vu128;
  * compute the powers once per key, so the first vector call pays what
  * Nettle pays on every call: 12 blocks before the powers exist; once h is
  * in radix 2^44 a later call needs no setup, only the conversion of h
- * if a short call ran in between: 4 blocks after.  Pieces of fewer than
- * four blocks always run the scalar code, as the kernel contract assumes
- * (stack_bytes_short).  A build may set either break-even (lab/tune
- * measures them where it can time). */
+ * if a short call ran in between: 4 blocks after, so pieces of fewer than
+ * four blocks always run the scalar code.  A build may set either
+ * break-even (lab/tune measures them where it can time). */
 #ifndef POLYMAC_P9_COLD
 #define POLYMAC_P9_COLD 12
 #endif

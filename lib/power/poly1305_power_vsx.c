@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include "../simd/r26x4.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 #include <altivec.h>
 #undef vector

@@ -6,7 +6,7 @@
 #include "r26vec.h"
 #include "burn.h"
 #include "tuning.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
  * tables, then what only streams need (wiped only if a call used it). */

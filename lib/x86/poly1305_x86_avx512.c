@@ -4,7 +4,7 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "burn.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
  * tables, each row a whole number of cache lines: table8's are. */

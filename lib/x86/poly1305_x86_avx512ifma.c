@@ -8,7 +8,7 @@
 #include "hsum.h"
 #include "tuning.h"
 #include "poly1305_x86_avx512ifma_arith.h"
-#include "../kernels.h"
+#include "../registry.h"
 
 /*
  * The kernel in three files: its arithmetic (radix 2^44 in eight lanes,

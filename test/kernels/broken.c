@@ -29,7 +29,7 @@
 #ifndef POLYMAC_TEST_KERNELS
 #error "test/kernels/broken.c belongs in test builds only (-Dtest_kernels=true)"
 #endif
-#include "kernels.h"
+#include "registry.h"
 
 #define GROUP 4
 #define BROKEN_VECTOR_BLOCKS 8

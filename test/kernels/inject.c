@@ -2,7 +2,7 @@
  *             the kernel's own hook (inject.h) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
-#include "kernels.h"
+#include "registry.h"
 #include "inject.h"
 
 int polymac_test_set_h(const struct polymac_kernel *k, void *ks,

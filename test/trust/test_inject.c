@@ -23,7 +23,7 @@
  */
 #include "../common.h"
 #include "util.h"
-#include "kernels.h"
+#include "registry.h"
 #include "dispatch.h"
 #include "core.h"
 #include "../kernels/inject.h"
