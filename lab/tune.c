@@ -101,8 +101,8 @@ static void clamp(uint8_t r[16], const uint8_t key[16])
     r[12] &= 252;
 }
 
-/* The front end's one-shot through a kernel (lib/core.c,
- * polymac_auth_with), for whole blocks; the x86 kernels zero their own
+/* The front end's one-shot through a kernel's init, blocks and emit
+ * (lib/core.c, polymac_auth_blocks), for whole blocks; the x86 kernels zero their own
  * dead stack.  The front end keeps the state in its frame, at an offset
  * in a page that ASLR chooses per process, and a caller's message may be
  * anywhere: a kernel's stores into the state may alias (4K) with its
@@ -128,8 +128,8 @@ __attribute__((noinline)) static void auth_kernel(const struct polymac_kernel *k
     k->emit(ks, tag, key + 16);
 }
 
-/* The front end's radix-2^64 one-shot (lib/polymac.c, auth_scalar), which
- * the library runs below a kernel's scalar_max. */
+/* The radix-2^64 one-shot (lib/generic/r64.h, polymac_r64_oneshot), which
+ * a kernel's auth runs below its cold break-even. */
 __attribute__((noinline)) static void auth_r64(uint8_t tag[16], const uint8_t *m, size_t len,
                                                const uint8_t key[32])
 {

@@ -288,12 +288,12 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
 
 /* What a lane reads before its message starts: zero blocks, which with
  * the 2^128 bit 0 leave h at 0, as many as the longest message a group
- * may have (lanes_max; the front end and the self-test hand the lanes no
+ * may have (max_len; the front end and the self-test hand the lanes no
  * longer one). */
 static const uint8_t ifma_lanes_zeros[IFMA_LANES_MAX + 32] __attribute__((aligned(64)));
 
 /*
- * A group of n <= 8 messages of any lengths up to lanes_max, in
+ * A group of n <= 8 messages of any lengths up to max_len, in
  * lockstep: each message is aligned to end at the group's last block t -
  * 1, and the lane of a shorter one reads zero blocks (2^128 bit 0) until
  * its message starts, which leaves h at 0.  So every lane ends at the
@@ -473,7 +473,7 @@ IFMA_INLINE int ifma_lanes_one_length(const size_t lens[], size_t n)
 /*
  * A batch of mixed lengths, IFMA_LANES_WIN entries at a time, ordered by
  * block count, longest first (a counting sort: lengths only; the front
- * end's longest is lanes_max, the self-test's longer ones share the first
+ * end's longest is max_len, the self-test's longer ones share the first
  * class, empty messages the last), then in
  * groups of eight: a group of one length runs as such (ifma_lanes_same),
  * any other in lockstep (ifma_lanes_aligned).  Out of line, with the
@@ -500,7 +500,7 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
             __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(lv[j], _mm512_set1_epi64(15)), 4);
             nb = _mm512_min_epu64(_mm512_max_epu64(nb, _mm512_set1_epi64(1)),
                                   _mm512_set1_epi64(64));
-            /* a length near 2^64 wraps in the add: it is past lanes_max,
+            /* a length near 2^64 wraps in the add: it is past max_len,
              * which only the self-test's lengths reach (below 2^12) */
             cv[j] = _mm512_mask_sub_epi64(_mm512_set1_epi64(64), in, _mm512_set1_epi64(64), nb);
             bits = _mm512_or_si512(bits, _mm512_sllv_epi64(_mm512_set1_epi64(1), cv[j]));

@@ -371,9 +371,9 @@ START_TEST(misuse)
 }
 END_TEST
 
-/* Batches of one length of up to a run, the ones a kernel may check
- * itself (lanes_batch): each NULL tag, key or message at each position is
- * POLYMAC_EINVAL with nothing written; a differing length, or an empty
+/* Batches of one length of up to a run (up to eight, the front end checks
+ * them in vector code: lib/batch.c): each NULL tag, key or message at
+ * each position is POLYMAC_EINVAL with nothing written; a differing length, or an empty
  * message given as NULL, at each position gives the right tags, and so
  * does the batch of one length; each valid batch verifies, and with one
  * tag a bit off fails for that entry alone. */
