@@ -292,6 +292,16 @@ static void load_nettle(struct peer *p)
     p->auth = nettle_auth;
 }
 
+/* The sonames of the peers whose layouts come from their headers: those
+ * of the libraries the headers came with (cli/meson.build); without a
+ * header the peer is not loaded, and the name only says which. */
+#ifndef IPSECMB_SONAME
+#define IPSECMB_SONAME "libIPSec_MB.so"
+#endif
+#ifndef WOLFSSL_SONAME
+#define WOLFSSL_SONAME "libwolfssl.so"
+#endif
+
 size_t peers_load(struct peer *out, size_t cap)
 {
     static const struct {
@@ -302,8 +312,8 @@ size_t peers_load(struct peer *out, size_t cap)
         {"openssl", "libcrypto.so.3", load_openssl},
         {"libgcrypt", "libgcrypt.so.20", load_gcrypt},
         {"nettle", "libnettle.so.8", load_nettle},
-        {"intel-ipsec-mb", "libIPSec_MB.so.1", peer_load_ipsecmb},
-        {"wolfssl", "libwolfssl.so.35", peer_load_wolfssl},
+        {"intel-ipsec-mb", IPSECMB_SONAME, peer_load_ipsecmb},
+        {"wolfssl", WOLFSSL_SONAME, peer_load_wolfssl},
     };
     size_t n = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0] && n < cap; i++, n++) {
