@@ -34,6 +34,12 @@ need_packages() {
         "${apt[@]}" update >&2 || true
         export POLYMAC_APT_UPDATED=1
     fi
+    # a mirror in mid-sync answers 404 for a file its index still lists:
+    # read the lists again and try once more
+    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >&2 \
+        && return 0
+    echo "apt-get install failed; updating the package lists and trying again" >&2
+    "${apt[@]}" update >&2 || true
     DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >&2
 }
 
