@@ -12,6 +12,13 @@
 
 #include "../simd/skeleton.h"
 
+/* Everything the x86 radix-2^26 kernels' burned vector functions call is
+ * inlined, whatever the compiler would choose: the dead stack such a
+ * function leaves is then its own frame, which burn.h zeroes after it.
+ * (GCC 14 kept polymac_r26vec_table4 out of line, and its frame, deeper
+ * than the depth x86-avx2 zeroes, kept limbs of r and r^2.) */
+#define POLYMAC_R26VEC_INLINE static inline __attribute__((always_inline))
+
 #define POLYMAC_R26VEC_MASK 0x3ffffffu
 
 /* h (or a power of r) in each 64-bit lane: five 26-bit limbs, one vector
@@ -36,7 +43,7 @@ struct polymac_r26vec {
                                 below 2^27 (carries pending) */
 };
 
-static inline uint64_t polymac_r26vec_hsum4(__m256i v)
+POLYMAC_R26VEC_INLINE uint64_t polymac_r26vec_hsum4(__m256i v)
 {
     return polymac_x86_hsum4(v);
 }
@@ -47,7 +54,7 @@ static inline uint64_t polymac_r26vec_hsum4(__m256i v)
 #define POLYMAC_V(like, y, z) _Generic((like), __m256i: y, __m512i: z)
 #define POLYMAC_V4(a) _Generic((a), __m256i: (a), default: _mm256_setzero_si256())
 #define POLYMAC_V8(a) _Generic((a), __m512i: (a), default: _mm512_setzero_si512())
-static inline uint64_t polymac_r26vec_hsum8(__m512i v)
+POLYMAC_R26VEC_INLINE uint64_t polymac_r26vec_hsum8(__m512i v)
 {
     return polymac_x86_hsum8(v);
 }
@@ -110,7 +117,7 @@ static inline void polymac_r26vec_storeu4(void *p, __m256i v)
  * carries: this runs once per call.  Limbs end below 2^26 except limb 1,
  * below 2^26 + 2^12.
  */
-static inline void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5])
+POLYMAC_R26VEC_INLINE void polymac_r26vec_carry_out(uint64_t h26[5], const uint64_t d[5])
 {
     uint64_t c, t0, t1, t2, t3, t4;
     c = d[0] >> 26; t0 = d[0] & POLYMAC_R26VEC_MASK;
@@ -177,12 +184,12 @@ static inline void polymac_r26vec_wipe_state(void *p, size_t n)
 /* The skeleton's radix conversions (simd/skeleton.h): h from radix 2^64
  * (h2 <= 4) to five 26-bit limbs, the top one below 2^26.33, well inside
  * what the cores accept; and back. */
-static inline void polymac_r26vec_to_vec(struct polymac_r26vec *v)
+POLYMAC_R26VEC_INLINE void polymac_r26vec_to_vec(struct polymac_r26vec *v)
 {
     polymac_r64_to_r26(&v->s.sc, v->h26);
 }
 
-static inline void polymac_r26vec_to_r64(struct polymac_r26vec *v)
+POLYMAC_R26VEC_INLINE void polymac_r26vec_to_r64(struct polymac_r26vec *v)
 {
     polymac_r64_from_r26(&v->s.sc, v->h26);
 }
@@ -192,7 +199,7 @@ static inline void polymac_r26vec_to_r64(struct polymac_r26vec *v)
  * core4, r^16 from an 8-lane one for x86-avx512's.  Limbs below 2^26 +
  * 2^12 as carry_out leaves them, fives below 2^28.33, as the bounds in
  * r26vec_ops.h assume of a power. */
-static inline void polymac_r26vec_square(uint64_t r8[9], const uint64_t *table, unsigned n)
+POLYMAC_R26VEC_INLINE void polymac_r26vec_square(uint64_t r8[9], const uint64_t *table, unsigned n)
 {
     uint64_t r[5], s[5], d[5];
     for (unsigned i = 0; i < 5; i++)
@@ -227,7 +234,7 @@ static inline void polymac_r26vec_square(uint64_t r8[9], const uint64_t *table, 
  * [r, r, r, r] [r, r, r, 1] = [r^2, r^2, r^2, r], then times
  * [r^2, 1, r, 1] = [r^4, r^2, r^3, r].
  */
-static inline void polymac_r26vec_table4(uint64_t table[9 * 4], const struct polymac_r64 *key)
+POLYMAC_R26VEC_INLINE void polymac_r26vec_table4(uint64_t table[9 * 4], const struct polymac_r64 *key)
 {
     const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
     struct polymac_r64 rr = {key->r0, key->r1, 0, key->r0, key->r1};
