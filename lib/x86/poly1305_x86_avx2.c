@@ -51,7 +51,7 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 #endif
 
 /* Powers level 4: the table; level 8: r^8 as well. */
-static void polymac_powers_x86_avx2(void *ks, uint32_t level)
+POLYMAC_SIMD_INLINE void polymac_powers_x86_avx2(void *ks, uint32_t level)
 {
     struct avx2_state *st = ks;
     if (st->v.s.powers < 4) {
@@ -72,7 +72,7 @@ static void polymac_wipe_x86_avx2(void *ks, size_t n)
     polymac_r26vec_wipe_state(ks, n);
 }
 
-static void polymac_to_vec_x86_avx2(void *ks)
+POLYMAC_SIMD_INLINE void polymac_to_vec_x86_avx2(void *ks)
 {
     struct avx2_state *st = ks;
     polymac_r26vec_to_vec(&st->v);
@@ -95,7 +95,7 @@ static void polymac_to_r64_x86_avx2(void *ks)
     polymac_r26vec_to_r64(&st->v);
 }
 
-static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit);
+POLYMAC_SIMD_INLINE size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit);
 
 static void polymac_after_x86_avx2(void)
 {
@@ -116,7 +116,7 @@ static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
 
 /* Whole groups of four; the skeleton gives the rest (up to three blocks)
  * to the scalar code, cheaper than a vector step with shuffled powers. */
-static size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit)
+POLYMAC_SIMD_INLINE size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit)
 {
     struct avx2_state *st = ks;
     const int warm = st->first != 1;

@@ -176,7 +176,7 @@ static inline void polymac_table8(uint64_t table8[9 * 8], const uint64_t table4[
 }
 
 /* Powers level 4: table4; level 8: table8 as well, from table4. */
-static void polymac_powers_x86_avx512(void *ks, uint32_t level)
+POLYMAC_SIMD_INLINE void polymac_powers_x86_avx512(void *ks, uint32_t level)
 {
     struct avx512_state *st = ks;
     if (st->v.s.powers < 4)
@@ -185,7 +185,7 @@ static void polymac_powers_x86_avx512(void *ks, uint32_t level)
         polymac_table8(st->table8, st->table4);
 }
 
-static void polymac_to_vec_x86_avx512(void *ks)
+POLYMAC_SIMD_INLINE void polymac_to_vec_x86_avx512(void *ks)
 {
     polymac_r26vec_to_vec(&((struct avx512_state *)ks)->v);
 }
