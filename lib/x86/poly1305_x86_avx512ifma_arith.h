@@ -232,9 +232,9 @@ IFMA_INLINE struct ifma_h ifma_mulred(struct ifma_h h, struct ifma_pow p,
 
 /*
  * The same carries as ifma_carry, with 1-cycle shifts and adds in place
- * of the IFMA shifts and multiplication by 5: shorter latency (12 cycles
- * from the last product to h1 against 19), more instructions on the
- * shift port.  For chains that wait on the carry: the powers of r
+ * of the IFMA shifts and multiplication by 5: a shorter chain from the
+ * last product to h1 (docs/log.md, "Figures moved out of lib/ comments"),
+ * more instructions on the shift port.  For chains that wait on the carry: the powers of r
  * (ifma_mulpow) and the batch lanes.  Same values as ifma_carry; the
  * bounds are those of ifma_mulred (test/unit/bounds.c).
  */
