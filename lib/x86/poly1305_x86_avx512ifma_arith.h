@@ -39,23 +39,24 @@
  * follow; a call of fewer than 16 blocks multiplies lane j by r^(n - j).
  *
  * Carry analysis (worst-case bounds, so they hold for all-0xff keys,
- * messages and h; checked by propagating upper bounds through every
+ * messages and h; test/unit/bounds.c propagates upper bounds through every
  * instruction of ifma_mulred and ifma_mulpow to a fixed point):
  *   - vpmadd52 ignores bits 52 and up of its factors, so every factor must
  *     be below 2^52, and a shift or a multiplication by 5 done by IFMA is
  *     exact only while the product stays below 2^52.
  *   - powers leave ifma_mulpow with limbs below 2^44, 2^44 + 2^5, 2^42,
  *     so s1 < 2^48.4 and s2 < 2^46.4.
- *   - lanes leave ifma_mulred with h0 < 2^44, h1 < 2^44 + 2^6, h2 < 2^42;
- *     h from radix 2^64 has limbs below 2^44, 2^44, 2^43 (h2 <= 4).  A
- *     message added before a product has limbs below 2^44, 2^44, 2^41, so
- *     every multiplicand is below 2^45.  A message that starts the
- *     accumulators (ifma_load8_acc) has limb 1 below 2^52 + 2^20.
+ *   - lanes leave ifma_mulred with h0 < 2^44 + 2^14, h1 < 2^44, h2 < 2^42
+ *     + 2^11 (ifma_carry leaves 5 c in h0 uncarried); h from radix 2^64
+ *     has limbs below 2^44, 2^44, 2^43 (h2 <= 4).  A message added before
+ *     a product has limbs below 2^44, 2^44, 2^41, so every multiplicand is
+ *     below 2^45.  A message that starts the accumulators (ifma_load8_acc)
+ *     has limb 1 below 2^52 + 2^20.
  *   - then d0 < 2^45 (2^44 + 2^46.4 + 2^48.4): g0 < 2^40.7, g1 < 2^38.9,
- *     g2 < 2^37.7, so g0 << 8, g1 << 8, g2 << 10 < 2^48.7; l_i < 2^54.1.
- *   - c = (l2 >> 42) + (g2 << 10) < 2^47.7, 5 c < 2^50.1, h0 + 5 c <
- *     2^50.2; one more carry h0 -> h1 restores the bounds.  No 64-bit
- *     intermediate exceeds 2^55.
+ *     g2 < 2^37.7, so g0 << 8, g1 << 8 < 2^48.7 and 5 * 2^10 g2 < 2^50;
+ *     l_i < 2^54.1.
+ *   - c = l2 >> 42 < 2^11.6 (ifma_carry reads l2 before limb 1's carry),
+ *     5 c < 2^14.  No 64-bit intermediate exceeds 2^55.
  *   - live lanes are stored as ifma_mulred left them (or, before the
  *     first product, as a message plus h, below 2^45), so the bounds
  *     above hold across calls.
@@ -106,9 +107,9 @@ IFMA_INLINE __m512i ifma_zero(void)
  * volatile: GCC still hoists and merges it like any load.
  */
 static const struct {
-    uint64_t c5, c20, sh8, sh10, sh20;
+    uint64_t c5, c20, c5120, sh8, sh20;
     uint64_t hibit[2];          /* the 2^128 bit at bit 40 of limb 2 */
-} ifma_k = { 5, 20, 1 << 8, 1 << 10, 1 << 20, { 0, 1ULL << 40 } };
+} ifma_k = { 5, 20, 5 << 10, 1 << 8, 1 << 20, { 0, 1ULL << 40 } };
 
 IFMA_INLINE __m512i ifma_bcastk(const uint64_t *k)
 {
@@ -175,41 +176,46 @@ IFMA_INLINE struct ifma_acc ifma_madd3(struct ifma_acc a, __m512i x0, __m512i y0
 /*
  * h p added to the sums: d0 = h0 r0 + h1 s2 + h2 s1, d1 = h0 r1 + h1 r0 +
  * h2 s2, d2 = h0 r2 + h1 r1 + h2 r0.  Each limb's products chain through
- * one accumulator, those of h2 first and those of h1 last, in the order in
- * which the carry chain that made h settles them.
+ * one accumulator, those of h1 first and those of h2 last, in the order in
+ * which ifma_carry settles them (h2 waits for limb 1's carry; 26.2-26.7
+ * core cycles per 256 B on Zen 5 against 27.3 for h2, h0, h1:
+ * docs/log.md, 2026-12-02).
  */
 IFMA_INLINE struct ifma_acc ifma_prod(struct ifma_acc a, struct ifma_h h, struct ifma_pow p)
 {
-    a = ifma_madd3(a, h.h2, p.s1, h.h2, p.s2, h.h2, p.r0);
+    a = ifma_madd3(a, h.h1, p.s2, h.h1, p.r0, h.h1, p.r1);
     a = ifma_madd3(a, h.h0, p.r0, h.h0, p.r1, h.h0, p.r2);
-    return ifma_madd3(a, h.h1, p.s2, h.h1, p.r0, h.h1, p.r1);
+    return ifma_madd3(a, h.h2, p.s1, h.h2, p.s2, h.h2, p.r0);
 }
 
 /*
- * The sums carried with the shifts by 8 and 10 and the multiplication by 5
- * as IFMAs: ifma_mulred's chain.  Sequential carries d0 -> d1 -> d2 ->
- * (times 5) d0 -> d1; g2, at 2^140, is worth (g2 << 10) 2^130.
+ * The sums carried with the shifts by 8 and the multiplications by 5 * 2^10
+ * and 5 as IFMAs: ifma_mulred's chain, ordered for its latency.  g2, at
+ * 2^140 == 5 * 2^10 (mod p, as 2^130 == 5), folds into limb 0 the moment
+ * it is ready, beside g0 and g1 joining limbs 1 and 2; limb 0 carries
+ * into limb 1; the fold c = l2 >> 42 reads limb 2 before the carry out of
+ * limb 1 reaches it, and that carry joins h2 after the mask.  c is then
+ * small (l2 < 2^55), 5 c stays in h0 uncarried, and no step waits on a
+ * carry out of h0: the chain from the last product to h is an IFMA, a
+ * shift and an add (h1), or two IFMAs and a shift (h0), about two thirds
+ * of the sequential order's (d0 -> d1 -> d2 -> 5 c -> d0 -> d1), with
+ * fewer instructions (docs/log.md, 2026-12-02).  Results: h0 < 2^44 +
+ * 2^15.2, h1 < 2^44, h2 < 2^42 + 2^11 (test/unit/bounds.c).
  */
 IFMA_INLINE struct ifma_h ifma_carry(struct ifma_acc a)
 {
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     struct ifma_h o;
+    const __m512i l0 = _mm512_madd52lo_epu64(a.l0, a.g2, ifma_bcastk(&ifma_k.c5120));
     __m512i l1 = _mm512_madd52lo_epu64(a.l1, a.g0, ifma_bcastk(&ifma_k.sh8));
-    __m512i l2 = _mm512_madd52lo_epu64(a.l2, a.g1, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(a.l0, m44);
-    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(a.l0, 44));
+    const __m512i l2 = _mm512_madd52lo_epu64(a.l2, a.g1, ifma_bcastk(&ifma_k.sh8));
+    l1 = _mm512_add_epi64(l1, _mm512_srli_epi64(l0, 44));
     o.h1 = _mm512_and_si512(l1, m44);
-    l2 = _mm512_add_epi64(l2, _mm512_srli_epi64(l1, 44));
-    o.h2 = _mm512_and_si512(l2, m42);
-    __m512i c = _mm512_madd52lo_epu64(_mm512_srli_epi64(l2, 42), a.g2,
-                                      ifma_bcastk(&ifma_k.sh10));
-    /* bits 130 and up: c 2^130 == 5 c */
-    o.h0 = _mm512_madd52lo_epu64(o.h0, c, ifma_bcastk(&ifma_k.c5));
-    /* h0 < 2^50.2 < 2^52, so the high half of h0 * 2^8 is h0 >> 44: an
-     * IFMA instead of a shift (which only one port runs) and an add */
-    o.h1 = _mm512_madd52hi_epu64(o.h1, o.h0, ifma_bcastk(&ifma_k.sh8));
-    o.h0 = _mm512_and_si512(o.h0, m44);
+    o.h2 = _mm512_add_epi64(_mm512_and_si512(l2, m42), _mm512_srli_epi64(l1, 44));
+    /* bits 130 and up of limb 2: c 2^130 == 5 c */
+    o.h0 = _mm512_madd52lo_epu64(_mm512_and_si512(l0, m44), _mm512_srli_epi64(l2, 42),
+                                 ifma_bcastk(&ifma_k.c5));
     return o;
 }
 

@@ -84,9 +84,9 @@ IFMA_INLINE struct ifma_h ifma_lanes_blocks(const uint8_t *const q[8], size_t of
  * analysis at the top of poly1305_x86_avx512ifma.c, doubled sums,
  * test/unit/bounds.c's lanes model): every factor below
  * 2^45.1, so l_i < 2^55.1, g0 < 2^41.7, g1 < 2^39.9, g2 < 2^38.7;
- * c = (l2 >> 42) + (g2 << 10) < 2^48.8 and h0 + 5 c < 2^51.2; the result
- * has h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42, and every IFMA shift and
- * multiplication by 5 of ifma_carry is exact (below 2^52).
+ * 5 * 2^10 g2 < 2^50.4 and c = l2 >> 42 < 2^12.6; the result
+ * has h0 < 2^44 + 2^15, h1 < 2^44 + 2^8, h2 < 2^42 + 2^11, and every
+ * IFMA shift and multiplication by 5 of ifma_carry is exact (below 2^52).
  */
 
 /* a p + b q mod p per lane: both products into the same six sums, b q
@@ -158,6 +158,9 @@ IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
     __m512i h0 = s->h.h0, h1 = s->h.h1, h2 = s->h.h2;
+    /* ifma_carry leaves h0 uncarried (below 2^44 + 2^15) */
+    h1 = _mm512_add_epi64(h1, _mm512_srli_epi64(h0, 44));
+    h0 = _mm512_and_si512(h0, m44);
     h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
     h1 = _mm512_and_si512(h1, m44);
     /* g = h + 5 - 2^130 where that is not negative: then h >= p (g2
