@@ -76,17 +76,29 @@ struct ifma_state {
      * of v times that lane's power in pw (times r^t, plus the pending
      * part). */
     uint64_t v[2][3][8];
-    /* s1 and s2 of r^16 (pw holds r limbs only), so that a streamed call
-     * loads the main loop's factor with five broadcasts and spends no
-     * IFMA, the port that bounds the loop, on it */
-    uint64_t s16[2];
+    /* r^16 and r^32 as r0, r1, r2, s1, s2: the factors of the main loop,
+     * which it reads as broadcast memory operands (ifma_groups), and from
+     * which a streamed call loads r^16 with five broadcasts, spending no
+     * IFMA, the port that bounds the loop, on its s1 and s2.  r^32 exists
+     * from level IFMA_LEVEL32: made when a loop of IFMA_PAIRS_MIN groups
+     * first needs it. */
+    uint64_t p16[5], p32[5];
 };
 
 _Static_assert(sizeof(struct ifma_state) <= POLYMAC_KS_BYTES, "state fits");
 _Static_assert(offsetof(struct ifma_state, pw) % 64 == 0, "pw on a line");
 
-/* The power level of the skeleton: the tables of r^1..r^16 exist. */
+/* The power levels: the tables of r^1..r^16 exist (the skeleton's
+ * level), and r^32 beside them. */
 #define IFMA_LEVEL 1u
+#define IFMA_LEVEL32 2u
+
+/* The loop length, in groups of 16 blocks, from which it takes two groups
+ * a step (ifma_groups), making r^32 first if need be (docs/log.md,
+ * 2026-12-02). */
+#ifndef IFMA_PAIRS_MIN
+#define IFMA_PAIRS_MIN 8
+#endif
 
 /* The depth of dead stack the vector calls (ifma_vector,
  * ifma_oneshot) leave, zeroed after them (burn.h): the return
@@ -98,6 +110,14 @@ _Static_assert(offsetof(struct ifma_state, pw) % 64 == 0, "pw on a line");
 #define IFMA_VECTOR_STACK 192
 #endif
 
+
+/* Lane 0 of p (r^e in every lane) as a row r0, r1, r2, s1, s2. */
+IFMA_INLINE void ifma_storerow(uint64_t row[5], const struct ifma_pow *p)
+{
+    const __m512i v[5] = { p->r0, p->r1, p->r2, p->s1, p->s2 };
+    for (unsigned i = 0; i < 5; i++)
+        _mm_storel_epi64((__m128i *)(void *)&row[i], _mm512_castsi512_si128(v[i]));
+}
 
 IFMA_INLINE struct ifma_pow ifma_loadpow(const struct ifma_state *st, unsigned set)
 {
@@ -118,15 +138,13 @@ IFMA_INLINE struct ifma_pow ifma_bcastmem(const struct ifma_state *st, unsigned 
                       _mm512_set1_epi64((long long)st->pw[set][2][lane]));
 }
 
-/* r^16 in every lane, with the s1 and s2 stored beside the table. */
+/* r^16 in every lane, from its row. */
 IFMA_INLINE struct ifma_pow ifma_p16mem(const struct ifma_state *st)
 {
     struct ifma_pow p = {
-        _mm512_set1_epi64((long long)st->pw[0][0][0]),
-        _mm512_set1_epi64((long long)st->pw[0][1][0]),
-        _mm512_set1_epi64((long long)st->pw[0][2][0]),
-        _mm512_set1_epi64((long long)st->s16[0]),
-        _mm512_set1_epi64((long long)st->s16[1]),
+        _mm512_set1_epi64((long long)st->p16[0]), _mm512_set1_epi64((long long)st->p16[1]),
+        _mm512_set1_epi64((long long)st->p16[2]), _mm512_set1_epi64((long long)st->p16[3]),
+        _mm512_set1_epi64((long long)st->p16[4]),
     };
     return p;
 }
@@ -217,13 +235,27 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
     /* the main loop's r^16 straight from x, not through the tables */
     *p16 = ifma_mkpow(_mm512_permutexvar_epi64(i0, x.h0), _mm512_permutexvar_epi64(i0, x.h1),
                       _mm512_permutexvar_epi64(i0, x.h2));
-    st->s16[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(p16->s1));
-    st->s16[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(p16->s2));
+    ifma_storerow(st->p16, p16);
     *pa = ifma_mkpow(x.h0, x.h1, x.h2);
     *pb = ifma_mkpow(y.h0, y.h1, y.h2);
     ifma_storepow(st->pw[0], pa);
     ifma_storepow(st->pw[1], pb);
     st->sm.powers = IFMA_LEVEL;
+}
+
+/* r^32's row for a loop of groups groups in a stream: made from r^16 and
+ * stored the first time; NULL for a loop too short to pay for it. */
+IFMA_INLINE const uint64_t *ifma_p32(struct ifma_state *st, const struct ifma_pow *p16,
+                                     size_t groups)
+{
+    if (groups < IFMA_PAIRS_MIN)
+        return NULL;
+    if (st->sm.powers < IFMA_LEVEL32) {
+        const struct ifma_pow p = ifma_pow32(p16);
+        ifma_storerow(st->p32, &p);
+        st->sm.powers = IFMA_LEVEL32;
+    }
+    return st->p32;
 }
 
 /* l (limbs of radix 2^44) in lane 0, the other lanes 0. */
@@ -256,7 +288,7 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
         in += 256;
         groups--;
     }
-    ifma_groups(&a, &b, p16, in, groups, hb);
+    ifma_groups(&a, &b, p16, st->p16, ifma_p32(st, p16, groups), in, groups, hb);
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
     st->sm.vec = 1;
@@ -282,8 +314,8 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
  * the same reason it is not the skeleton's polymac_simd_vector (powers
  * made and stored, then the loop reloading them).
  */
-__attribute__((noinline)) static void ifma_oneshot(struct ifma_state *st, const uint8_t *in,
-                                                   size_t nblocks, uint64_t l[3])
+IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t nblocks,
+                              uint64_t l[3], const int pairs)
 {
     const __m512i hb = ifma_hibit(1);
     const size_t k = nblocks % 16, groups = nblocks / 16;
@@ -319,11 +351,30 @@ __attribute__((noinline)) static void ifma_oneshot(struct ifma_state *st, const 
         b = ifma_load8(in + 128, hb);
     }
     in += 16 * k + 256;
-    ifma_groups(&a, &b, &p16, in, groups - 1, hb);
+    ifma_groups(&a, &b, &p16, st->p16, pairs ? ifma_p32(st, &p16, groups - 1) : NULL, in,
+                groups - 1, hb);
     /* the final factors reloaded from the state, where ifma_powers
      * stored them: held in registers across the loop they were
      * spilled, a 328-byte frame that each call then had to zero */
     ifma_final(a, ifma_loadpow(st, 0), b, ifma_loadpow(st, 1), 1, l);
+}
+
+/* ifma_oneshot, made twice: with the two-group loop, for messages of
+ * IFMA_PAIRS_MIN + 1 groups and more, and without it.  In one function the
+ * two loops cost the shorter messages 3-5% at 512 B to 4 KiB on Zen 5
+ * (docs/log.md, 2026-12-02). */
+__attribute__((noinline)) static void ifma_oneshot_short(struct ifma_state *st,
+                                                         const uint8_t *in, size_t nblocks,
+                                                         uint64_t l[3])
+{
+    ifma_oneshot(st, in, nblocks, l, 0);
+}
+
+__attribute__((noinline)) static void ifma_oneshot_long(struct ifma_state *st,
+                                                        const uint8_t *in, size_t nblocks,
+                                                        uint64_t l[3])
+{
+    ifma_oneshot(st, in, nblocks, l, 1);
 }
 
 /*
@@ -429,7 +480,7 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
             in += 256;
             loop--;
         }
-        ifma_groups(&a, &b, &p16, in, loop, hb);
+        ifma_groups(&a, &b, &p16, st->p16, ifma_p32(st, &p16, loop), in, loop, hb);
     }
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
@@ -496,6 +547,15 @@ IFMA_INLINE void ifma_burn(void)
     polymac_x86_burn(IFMA_VECTOR_STACK);
 }
 
+/* r^16's and r^32's rows (80 bytes) */
+IFMA_INLINE void ifma_wipe_rows(struct ifma_state *st)
+{
+    _mm512_storeu_si512((void *)st->p16, _mm512_setzero_si512());
+    _mm_storeu_si128((__m128i *)(st->p16 + 8), _mm_setzero_si128());
+}
+_Static_assert(offsetof(struct ifma_state, p32) == offsetof(struct ifma_state, p16) + 40,
+               "the rows are contiguous");
+
 /* The skeleton's wipe, for its two lengths: small, the first line, or
  * the whole state; and the one-shot path's (polymac_auth_x86_avx512ifma):
  * the first line and the powers.  Vector stores at constant offsets, two tables per
@@ -512,7 +572,7 @@ static void ifma_wipe(void *p, size_t n)
                 _mm512_storeu_si512((void *)st->pw[i][v], z);
                 _mm512_storeu_si512((void *)st->v[i][v], z);
             }
-        _mm_storeu_si128((__m128i *)st->s16, _mm_setzero_si128());
+        ifma_wipe_rows(st);
     } else if (n > 64) {
         /* the one-shot path's: the powers, no lanes */
         _mm512_storeu_si512((void *)st->pw[0][0], z);
@@ -521,12 +581,12 @@ static void ifma_wipe(void *p, size_t n)
         _mm512_storeu_si512((void *)st->pw[1][0], z);
         _mm512_storeu_si512((void *)st->pw[1][1], z);
         _mm512_storeu_si512((void *)st->pw[1][2], z);
-        _mm_storeu_si128((__m128i *)st->s16, _mm_setzero_si128());
+        ifma_wipe_rows(st);
     }
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 _Static_assert(offsetof(struct ifma_state, pw) == 64, "small is the first line");
-_Static_assert(offsetof(struct ifma_state, s16) + sizeof(((struct ifma_state *)0)->s16)
+_Static_assert(offsetof(struct ifma_state, p32) + sizeof(((struct ifma_state *)0)->p32)
                    == sizeof(struct ifma_state), "the wipe covers the state");
 
 static const struct polymac_simd_kernel ifma_kernel = {
@@ -537,7 +597,7 @@ static const struct polymac_simd_kernel ifma_kernel = {
     .to_r64 = ifma_merge,
     .after = ifma_burn,
     .wipe = ifma_wipe,
-    /* the powers, the lanes and s16 exist only if a vector call ran: a
+    /* the powers, the lanes and the rows exist only if a vector call ran: a
      * short message does not pay for wiping them */
     .small = offsetof(struct ifma_state, pw),
     .state = sizeof(struct ifma_state),
@@ -601,7 +661,10 @@ static __attribute__((noinline)) void ifma_auth_vector(uint8_t tag[16], const ui
         polymac_pad_last(last, msg + (len - rest), rest);
     uint64_t l[3];
     polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
-    ifma_oneshot(st, msg, nblocks, l);
+    if (nblocks / 16 > IFMA_PAIRS_MIN)
+        ifma_oneshot_long(st, msg, nblocks, l);
+    else
+        ifma_oneshot_short(st, msg, nblocks, l);
     ifma_burn();
     struct polymac_r64 h;
     polymac_r64_from_r44(&h, l);

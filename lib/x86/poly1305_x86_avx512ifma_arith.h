@@ -494,15 +494,113 @@ IFMA_INLINE struct ifma_pow ifma_bcast(const struct ifma_pow *a,
     return ifma_permpow(a, b, _mm512_set1_epi64((long long)(16 - e)));
 }
 
-/* V = V r^16 + M for each of groups groups of 16 blocks at in (set A the
- * first 8 blocks of a group, set B the last 8): the main loop. */
+/* r^32 from r^16 (the limbs below 2^44, 2^44 + 2^5, 2^42 that
+ * ifma_mulpow leaves, so the bounds of a power hold): the factor of
+ * ifma_groups' two-group step. */
+IFMA_INLINE struct ifma_pow ifma_pow32(const struct ifma_pow *p16)
+{
+    const struct ifma_h x = { p16->r0, p16->r1, p16->r2 };
+    const struct ifma_h y = ifma_mulpow(x, x);
+    return ifma_mkpow(y.h0, y.h1, y.h2);
+}
+
+/*
+ * x y + a for y = row[i], a power's limb or factor broadcast from its row
+ * (r0, r1, r2, s1, s2) as the instruction's memory operand.  The two-group
+ * step needs r^16 and r^32 and the sets' values at once, more than the 32
+ * registers hold: held in registers, GCC spilled the powers to the stack
+ * (and left them there, test_stack).  Read from the state, they take a
+ * load each, and Zen 5's and Intel's load ports have room for them.
+ * asm, not an intrinsic of a broadcast, which GCC would hoist out of the
+ * loop into a register again; sanitizer builds, which must see every
+ * read, take the intrinsics.
+ */
+#if defined(POLYMAC_SANITIZED)
+#define IFMA_MADD_ROW(op, a, x, row, i)                                          \
+    ((a) = _mm512_madd52##op##_epu64((a), (x), _mm512_set1_epi64((long long)(row)[i])))
+#else
+#define IFMA_ASM_lo "vpmadd52luq"
+#define IFMA_ASM_hi "vpmadd52huq"
+/* one base register for the whole row: an "m" operand per word made GCC
+ * hold an address register per word */
+#define IFMA_MADD_ROW(op, a, x, row, i)                                          \
+    __asm__(IFMA_ASM_##op " %c3(%2)%{1to8%}, %1, %0"                             \
+            : "+v"(a)                                                            \
+            : "v"(x), "r"(row), "i"(8 * (i)), "m"(*(const uint64_t(*)[5])(row)))
+#endif
+
+/* x row[i] into a column: its low and high halves */
+#define IFMA_COL_ROW(acc, col, x, row, i)                                        \
+    do {                                                                         \
+        IFMA_MADD_ROW(lo, (acc).l##col, (x), (row), (i));                         \
+        IFMA_MADD_ROW(hi, (acc).g##col, (x), (row), (i));                         \
+    } while (0)
+
+enum { IFMA_R0, IFMA_R1, IFMA_R2, IFMA_S1, IFMA_S2 };
+
+/* ifma_prod with the power read from its row: the same products in the
+ * same order. */
+IFMA_INLINE struct ifma_acc ifma_prod_row(struct ifma_acc a, struct ifma_h h,
+                                          const uint64_t row[5])
+{
+    IFMA_COL_ROW(a, 0, h.h1, row, IFMA_S2);
+    IFMA_COL_ROW(a, 1, h.h1, row, IFMA_R0);
+    IFMA_COL_ROW(a, 2, h.h1, row, IFMA_R1);
+    IFMA_COL_ROW(a, 0, h.h0, row, IFMA_R0);
+    IFMA_COL_ROW(a, 1, h.h0, row, IFMA_R1);
+    IFMA_COL_ROW(a, 2, h.h0, row, IFMA_R2);
+    IFMA_COL_ROW(a, 0, h.h2, row, IFMA_S1);
+    IFMA_COL_ROW(a, 1, h.h2, row, IFMA_S2);
+    IFMA_COL_ROW(a, 2, h.h2, row, IFMA_R0);
+    return a;
+}
+
+/*
+ * V = V r^32 + M1 r^16 + M2 for one set, M1 and M2 its blocks of two
+ * groups: M2 starts the accumulators, M1 r^16 (which does not wait for V)
+ * and V r^32 go into the same six sums, and one carry serves 16 blocks.
+ * Against two steps of ifma_mulred that is one carry and one message
+ * split fewer, and a chain from V to V (one product and one carry) per two
+ * groups instead of per group.  Bounds: test/unit/bounds.c's "two groups"
+ * (g2 < 2^38.2, 5 * 2^10 g2 < 2^50.5, h0 + 5 c < 2^44 + 2^15).
+ */
+IFMA_INLINE struct ifma_h ifma_mulred2(struct ifma_h v, const uint64_t p32[5],
+                                       struct ifma_h m1, const uint64_t p16[5],
+                                       struct ifma_h m2)
+{
+    return ifma_carry(ifma_prod_row(ifma_prod_row(ifma_acc_start(m2), m1, p16), v, p32));
+}
+
+IFMA_INLINE void ifma_group(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
+                            const uint8_t *in, __m512i hb)
+{
+    *a = ifma_mulred(*a, *p16, ifma_load8_acc(in, hb));
+    *b = ifma_mulred(*b, *p16, ifma_load8_acc(in + 128, hb));
+}
+
+/*
+ * V = V r^16 + M for each of groups groups of 16 blocks at in (set A the
+ * first 8 blocks of a group, set B the last 8): the main loop.  p16 is
+ * r^16 in every lane and row16 its row; with row32 (r^32's row), two
+ * groups a step (ifma_mulred2), an odd group first.
+ */
 IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
+                             const uint64_t row16[5], const uint64_t *row32,
                              const uint8_t *in, size_t groups, __m512i hb)
 {
-    for (size_t g = 0; g < groups; g++) {
-        *a = ifma_mulred(*a, *p16, ifma_load8_acc(in, hb));
-        *b = ifma_mulred(*b, *p16, ifma_load8_acc(in + 128, hb));
+    if (!row32) {
+        for (size_t g = 0; g < groups; g++, in += 256)
+            ifma_group(a, b, p16, in, hb);
+        return;
+    }
+    if (groups % 2) {
+        ifma_group(a, b, p16, in, hb);
         in += 256;
+    }
+    for (size_t g = groups / 2; g > 0; g--, in += 512) {
+        *a = ifma_mulred2(*a, row32, ifma_load8(in, hb), row16, ifma_load8_acc(in + 256, hb));
+        *b = ifma_mulred2(*b, row32, ifma_load8(in + 128, hb), row16,
+                          ifma_load8_acc(in + 384, hb));
     }
 }
 

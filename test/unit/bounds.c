@@ -22,7 +22,7 @@
  * The models follow the code: lib/generic/r64.h (polymac_r64_core),
  * r26.h (polymac_r26_mul_acc, polymac_r26_carry), r26x2, lib/x86/r26vec_ops.h
  * (carry, the one- and two-group loops, the lane sums),
- * lib/x86/poly1305_x86_avx512ifma.c (ifma_mulred), lib/power/
+ * lib/x86/poly1305_x86_avx512ifma_arith.h (ifma_mulred, ifma_mulred2), lib/power/
  * poly1305_power_p9.c (vmsumudm columns), lib/s390x/poly1305_s390x_vx.c
  * (the batch lanes).  NEON uses the four-lane
  * radix-2^26 form with the same vector carry order.  A change to a
@@ -503,6 +503,14 @@ static struct l3 step_ifma(struct l3 x, struct l3 m)
     return mulred44("h=(h+m)r^k+e", x, P44, E44, 1);
 }
 
+/* the two-group step (ifma_mulred2): V r^32 + M1 r^16 + M2, M1 split as a
+ * factor (ifma_load8), M2 starting the sums; r^32 and r^16 both bounded
+ * as powers */
+static struct l3 step_ifma2(struct l3 x, struct l3 m)
+{
+    return mulred44x("h=V r^32+M1 r^16+M2", x, P44, m, P44, 1, E44, 1);
+}
+
 static struct l3 step_ifma_lanes(struct l3 x, struct l3 m)
 {
     const struct l3 zero = {{0, 0, 0}};
@@ -561,6 +569,22 @@ static void model_ifma(void)
         return;
     printf("%-16s powers below 2^%.2f 2^%.2f 2^%.2f; fixed point after %d steps: "
            "h below 2^%.2f 2^%.2f 2^%.2f\n", model, lg(p.v[0]), lg(p.v[1]), lg(p.v[2]), it,
+           lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
+    printing = 0;
+}
+
+/* The main loop's two-group step, from the lanes' bounds of model_ifma
+ * (its powers in P44). */
+static void model_ifma2(void)
+{
+    snprintf(model, sizeof model, "x86-avx512ifma two groups");
+    const struct l3 m = {{pow2(44) - 1, pow2(44) - 1, pow2(41) - 1}};
+    struct l3 h = {{pow2(44) - 1, pow2(44) - 1, pow2(43) - 1}};
+    printing = 0;
+    int it = fixed_point44(&h, m, step_ifma2);
+    if (it < 0)
+        return;
+    printf("%-16s fixed point after %d steps: h below 2^%.2f 2^%.2f 2^%.2f\n", model, it,
            lg(h.v[0]), lg(h.v[1]), lg(h.v[2]));
     printing = 0;
 }
@@ -761,6 +785,7 @@ int main(int argc, char **argv)
     RUN(fixed_point("s390x-vx lanes", h0, step_vx_lanes));
 
     RUN(model_ifma());
+    RUN(model_ifma2());
     RUN(model_ifma_lanes());
     RUN(model_p9());
 
