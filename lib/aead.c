@@ -239,36 +239,37 @@ int polymac_aead_init(polymac_aead_state *st, const uint8_t key[POLYMAC_KEYBYTES
     return POLYMAC_OK;
 }
 
-int polymac_aead_update_aad(polymac_aead_state *st, const void *aad, size_t len)
+/* Appends len bytes of AAD (phase PHASE_AAD) or of ciphertext
+ * (PHASE_CT), which completes the AAD: its zeros go in first. */
+static int update(polymac_aead_state *st, const void *p, size_t len, uint8_t phase)
 {
     struct aead_part a;
-    if (!st || (!aad && len))
+    if (!st || (!p && len))
         return POLYMAC_EINVAL;
     int rc = get(st, &a);
     if (rc)
         return rc;
-    if (a.phase != PHASE_AAD)
-        return POLYMAC_ESTATE;
-    (void)polymac_update_nocheck(inner(st), aad, len);
-    a.aadlen += len;
-    put(st, &a, PHASE_AAD);
+    if (a.phase > phase)
+        return POLYMAC_ESTATE;            /* AAD after ciphertext */
+    if (a.phase < phase)
+        pad16(st, a.aadlen);
+    (void)polymac_update_nocheck(inner(st), p, len);
+    if (phase == PHASE_AAD)
+        a.aadlen += len;
+    else
+        a.ctlen += len;
+    put(st, &a, phase);
     return POLYMAC_OK;
+}
+
+int polymac_aead_update_aad(polymac_aead_state *st, const void *aad, size_t len)
+{
+    return update(st, aad, len, PHASE_AAD);
 }
 
 int polymac_aead_update_ct(polymac_aead_state *st, const void *ct, size_t len)
 {
-    struct aead_part a;
-    if (!st || (!ct && len))
-        return POLYMAC_EINVAL;
-    int rc = get(st, &a);
-    if (rc)
-        return rc;
-    if (a.phase == PHASE_AAD)
-        pad16(st, a.aadlen);
-    (void)polymac_update_nocheck(inner(st), ct, len);
-    a.ctlen += len;
-    put(st, &a, PHASE_CT);
-    return POLYMAC_OK;
+    return update(st, ct, len, PHASE_CT);
 }
 
 /* The tag of a live state (a from get), which is wiped. */
