@@ -78,10 +78,7 @@ __attribute__((noinline)) static void aead_blocks(const struct polymac_kernel *k
 {
     _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
     struct kernel_sink c = {k, ks};
-    uint8_t r[16];
-    polymac_clamp(r, key);
-    k->init(ks, r);
-    polymac_wipe(r, sizeof r);
+    polymac_kernel_init(k, ks, key);
     absorb(kernel_blocks, &c, aad, alen, ct, clen);
     k->emit(ks, tag, key + 16);
     polymac_wipe_dead_stack(k);
@@ -109,11 +106,18 @@ static inline __attribute__((always_inline)) void r64_aead(uint8_t tag[16], cons
     polymac_r64_finish(tag, c.h[0], c.h[1], c.h[2], key + 16);
 }
 
-/* under the stack rule, as polymac_r64_oneshot: inline where the block
- * loop is assembly, else out of line with its frame zeroed after */
-#ifdef POLYMAC_R64_ASM
-#define r64_aead_oneshot r64_aead
+/* Under the stack rule (kernel.h): out of line, and its dead frame
+ * zeroed right after.  Unlike polymac_r64_auth's, this code's h, r and
+ * 5 r1 / 4 do not all stay in registers (the sink's context is
+ * addressed; test_stack finds them), on x86-64 as elsewhere.  The depth:
+ * the frame, its saved registers and the return address, 168 bytes on
+ * x86-64 (GCC 12, release build), rounded up with room to spare; 512
+ * elsewhere, as r64.h's POLYMAC_R64_STACK_BYTES allows for s390x. */
+#if defined(__x86_64__)
+#define AEAD_R64_STACK_BYTES 256
 #else
+#define AEAD_R64_STACK_BYTES 512
+#endif
 __attribute__((noinline)) static void r64_aead_frame(uint8_t tag[16], const uint8_t *aad,
                                                      size_t alen, const uint8_t *ct,
                                                      size_t clen, const uint8_t key[32])
@@ -125,9 +129,8 @@ static inline void r64_aead_oneshot(uint8_t tag[16], const uint8_t *aad, size_t 
                                     const uint8_t *ct, size_t clen, const uint8_t key[32])
 {
     r64_aead_frame(tag, aad, alen, ct, clen, key);
-    polymac_burn_stack(POLYMAC_R64_STACK_BYTES);
+    polymac_burn_stack(AEAD_R64_STACK_BYTES);
 }
-#endif
 #endif
 
 /* One tag with kernel k: the padded layout under POLYMAC_AUTH_MIN bytes

@@ -110,13 +110,19 @@ static inline void after_kernel(const struct polymac_kernel *k)
         polymac_burn_stack(k->stack_bytes);
 }
 
-void polymac_auth_blocks(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
-                         const uint8_t *msg, size_t len, const uint8_t key[32])
+void polymac_kernel_init(const struct polymac_kernel *k, void *ks, const uint8_t key[32])
 {
-    uint8_t r[16], last[16];
+    uint8_t r[16];
     polymac_clamp(r, key);
     k->init(ks, r);
     polymac_wipe(r, sizeof r);
+}
+
+void polymac_auth_blocks(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
+                         const uint8_t *msg, size_t len, const uint8_t key[32])
+{
+    uint8_t last[16];
+    polymac_kernel_init(k, ks, key);
     if (len >= 16)
         k->blocks(ks, msg, len / 16, 1);
     size_t rest = len % 16;
@@ -143,7 +149,6 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
 {
     unsigned want = want_offset(st);
     struct front *f = (struct front *)(st->opaque + want);
-    uint8_t r[16];
     st->opaque[0] = (unsigned char)want;
     f->magic = LIVE_MAGIC;
     f->kidx = (uint8_t)polymac_kernel_index(k);
@@ -151,9 +156,7 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
     f->pad[0] = f->pad[1] = 0;
     f->build = bind(f->kidx);
     memcpy(f->s, key + 16, 16);
-    polymac_clamp(r, key);
-    k->init(kstate(f), r);
-    polymac_wipe(r, sizeof r);
+    polymac_kernel_init(k, kstate(f), key);
     after_kernel(k);
 }
 

@@ -34,6 +34,9 @@ static inline void polymac_clamp(uint8_t r[16], const uint8_t key[32])
     polymac_store64le(r + 8, r1);
 }
 
+/* k's init of ks with r, clamped from key[0..16) (and wiped after). */
+void polymac_kernel_init(const struct polymac_kernel *k, void *ks, const uint8_t key[32]);
+
 /* One-shot MAC through k's init, blocks and emit; ks is POLYMAC_KS_BYTES
  * aligned to POLYMAC_KS_ALIGN. */
 void polymac_auth_blocks(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
