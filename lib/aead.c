@@ -18,12 +18,33 @@
 /*
  * The padded layout is never built: the kernel absorbs the caller's AAD
  * and ciphertext where they lie, in whole blocks, and only each one's
- * last partial block and the lengths go through a 32-byte block buffer
+ * last partial block and the lengths go through a 32-byte block buffer b
  * (zeros after the bytes, hibit 1: unlike Poly1305's own final padding).
- * One absorb, two sinks: a kernel's blocks, or the radix-2^64 code the
- * short messages run (as polymac_auth's below POLYMAC_AUTH_MIN).
+ * One absorb, two sinks: SINK(p, nblocks) is a kernel's blocks, or the
+ * radix-2^64 code the short messages run (as polymac_auth's below
+ * POLYMAC_AUTH_MIN).  A macro, so that the radix-2^64 sink's h and r stay
+ * plain locals (in registers, as polymac_r64_auth keeps them).
  */
-typedef void sink_fn(void *ctx, const uint8_t *in, size_t nblocks);
+#define AEAD_ABSORB(SINK, b, aad, alen, ct, clen)                                  \
+    do {                                                                           \
+        size_t n_ = 0;                                                             \
+        if ((alen) >= 16)                                                          \
+            SINK((aad), (alen) / 16);                                              \
+        if ((alen) % 16) {                                                         \
+            pad_zeros((b), (aad) + ((alen) - (alen) % 16), (alen) % 16);           \
+            SINK((b), 1);                                                          \
+        }                                                                          \
+        if ((clen) >= 16)                                                          \
+            SINK((ct), (clen) / 16);                                               \
+        if ((clen) % 16) {                                                         \
+            pad_zeros((b), (ct) + ((clen) - (clen) % 16), (clen) % 16);            \
+            n_ = 1;                                                                \
+        }                                                                          \
+        polymac_store64le((b) + 16 * n_, (uint64_t)(alen));                        \
+        polymac_store64le((b) + 16 * n_ + 8, (uint64_t)(clen));                    \
+        SINK((b), n_ + 1);                                                         \
+        polymac_wipe((b), 32);                                                     \
+    } while (0)
 
 /* zeros after the bytes: the block buffer's half holds rest (1..15)
  * bytes of p, then zeros */
@@ -31,41 +52,6 @@ static inline void pad_zeros(uint8_t b[16], const uint8_t *p, size_t rest)
 {
     memset(b, 0, 16);
     memcpy(b, p, rest);
-}
-
-static inline __attribute__((always_inline)) void absorb(sink_fn *sink, void *ctx,
-                                                          const uint8_t *aad, size_t alen,
-                                                          const uint8_t *ct, size_t clen)
-{
-    uint8_t b[32];
-    size_t n = 0;
-    if (alen >= 16)
-        sink(ctx, aad, alen / 16);
-    if (alen % 16) {
-        pad_zeros(b, aad + (alen - alen % 16), alen % 16);
-        sink(ctx, b, 1);
-    }
-    if (clen >= 16)
-        sink(ctx, ct, clen / 16);
-    if (clen % 16) {
-        pad_zeros(b, ct + (clen - clen % 16), clen % 16);
-        n = 1;
-    }
-    polymac_store64le(b + 16 * n, (uint64_t)alen);
-    polymac_store64le(b + 16 * n + 8, (uint64_t)clen);
-    sink(ctx, b, n + 1);
-    polymac_wipe(b, sizeof b);
-}
-
-struct kernel_sink {
-    const struct polymac_kernel *k;
-    void *ks;
-};
-
-static inline void kernel_blocks(void *ctx, const uint8_t *in, size_t nblocks)
-{
-    struct kernel_sink *c = ctx;
-    c->k->blocks(c->ks, in, nblocks, 1);
 }
 
 /* Through k's init, blocks and emit, out of line for the same reason as
@@ -77,44 +63,28 @@ __attribute__((noinline)) static void aead_blocks(const struct polymac_kernel *k
                                                   const uint8_t key[32])
 {
     _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
-    struct kernel_sink c = {k, ks};
+    uint8_t b[32];
     polymac_kernel_init(k, ks, key);
-    absorb(kernel_blocks, &c, aad, alen, ct, clen);
+#define KERNEL_SINK(p, n) k->blocks(ks, (p), (n), 1)
+    AEAD_ABSORB(KERNEL_SINK, b, aad, alen, ct, clen);
+#undef KERNEL_SINK
     k->emit(ks, tag, key + 16);
     polymac_wipe_dead_stack(k);
 }
 
 #ifdef POLYMAC_HAVE_R64
-struct r64_sink {
-    uint64_t h[3], r0, r1;
-};
-
-static inline __attribute__((always_inline)) void r64_blocks(void *ctx, const uint8_t *in,
-                                                              size_t nblocks)
-{
-    struct r64_sink *c = ctx;
-    polymac_r64_core(c->h, c->r0, c->r1, in, nblocks, 1);
-}
-
-static inline __attribute__((always_inline)) void r64_aead(uint8_t tag[16], const uint8_t *aad,
-                                                            size_t alen, const uint8_t *ct,
-                                                            size_t clen, const uint8_t key[32])
-{
-    struct r64_sink c = {{0, 0, 0}, 0, 0};
-    polymac_clamp64(&c.r0, &c.r1, key);
-    absorb(r64_blocks, &c, aad, alen, ct, clen);
-    polymac_r64_finish(tag, c.h[0], c.h[1], c.h[2], key + 16);
-}
-
-/* Under the stack rule (kernel.h): out of line, and its dead frame
- * zeroed right after.  Unlike polymac_r64_auth's, this code's h, r and
- * 5 r1 / 4 do not all stay in registers (the sink's context is
- * addressed; test_stack finds them), on x86-64 as elsewhere.  The depth:
- * the frame, its saved registers and the return address, 168 bytes on
- * x86-64 (GCC 12, release build), rounded up with room to spare; 512
- * elsewhere, as r64.h's POLYMAC_R64_STACK_BYTES allows for s390x. */
+/* The radix-2^64 code, h and r in locals as in polymac_r64_auth.  Four
+ * block loops keep more live than the registers hold, so GCC spills r,
+ * 5 r1 / 4 and h into the frame (test_stack finds them), on x86-64 as
+ * elsewhere: out of line, and its dead frame zeroed right after, as deep
+ * as AEAD_R64_STACK_BYTES (on x86-64 six pushes, the return address and
+ * a frame of at most 120 bytes, GCC 12 and clang 14, release and debug
+ * builds: rounded up with room; elsewhere r64.h's depth for its one-shot,
+ * whose frames these match). */
 #if defined(__x86_64__)
 #define AEAD_R64_STACK_BYTES 256
+#elif defined(POLYMAC_R64_STACK_BYTES)
+#define AEAD_R64_STACK_BYTES POLYMAC_R64_STACK_BYTES
 #else
 #define AEAD_R64_STACK_BYTES 512
 #endif
@@ -122,7 +92,13 @@ __attribute__((noinline)) static void r64_aead_frame(uint8_t tag[16], const uint
                                                      size_t alen, const uint8_t *ct,
                                                      size_t clen, const uint8_t key[32])
 {
-    r64_aead(tag, aad, alen, ct, clen, key);
+    uint64_t h[3] = {0, 0, 0}, r0, r1;
+    uint8_t b[32];
+    polymac_clamp64(&r0, &r1, key);
+#define R64_SINK(p, n) polymac_r64_core(h, r0, r1, (p), (n), 1)
+    AEAD_ABSORB(R64_SINK, b, aad, alen, ct, clen);
+#undef R64_SINK
+    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
 }
 
 static inline void r64_aead_oneshot(uint8_t tag[16], const uint8_t *aad, size_t alen,
