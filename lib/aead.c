@@ -22,8 +22,8 @@
  * (zeros after the bytes, hibit 1: unlike Poly1305's own final padding).
  * One absorb, two sinks: SINK(p, nblocks) is a kernel's blocks, or the
  * radix-2^64 code the short messages run (as polymac_auth's below
- * POLYMAC_AUTH_MIN).  A macro, so that the radix-2^64 sink's h and r stay
- * plain locals (in registers, as polymac_r64_auth keeps them).
+ * POLYMAC_AUTH_MIN).  A macro, so that the radix-2^64 sink's h and r are
+ * plain locals, not a context reached through a pointer.
  */
 #define AEAD_ABSORB(SINK, b, aad, alen, ct, clen)                                  \
     do {                                                                           \
