@@ -127,29 +127,37 @@ static inline __attribute__((always_inline)) void aead_one(const struct polymac_
     aead_blocks(k, tag, aad, alen, ct, clen, key);
 }
 
-int polymac_aead_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *aad, size_t aadlen,
-                      const void *ct, size_t ctlen, const uint8_t key[POLYMAC_KEYBYTES])
+/* polymac_aead_auth's work into tag (never NULL here) with the active
+ * kernel, after the other arguments' checks: verify's too. */
+static inline __attribute__((always_inline)) int
+aead_active(uint8_t tag[16], const uint8_t *aad, size_t alen, const uint8_t *ct, size_t clen,
+            const uint8_t key[32])
 {
-    if (!tag || !key || (!aad && aadlen) || (!ct && ctlen))
+    if (!key || (!aad && alen) || (!ct && clen))
         return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    aead_one(k, tag, aad, aadlen, ct, ctlen, key);
+    aead_one(k, tag, aad, alen, ct, clen, key);
     return POLYMAC_OK;
+}
+
+int polymac_aead_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *aad, size_t aadlen,
+                      const void *ct, size_t ctlen, const uint8_t key[POLYMAC_KEYBYTES])
+{
+    return tag ? aead_active(tag, aad, aadlen, ct, ctlen, key) : POLYMAC_EINVAL;
 }
 
 int polymac_aead_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *aad, size_t aadlen,
                         const void *ct, size_t ctlen, const uint8_t key[POLYMAC_KEYBYTES])
 {
     uint8_t mine[16];
-    if (!tag || !key || (!aad && aadlen) || (!ct && ctlen))
+    if (!tag)
         return POLYMAC_EINVAL;
-    const struct polymac_kernel *k = polymac_active();
-    if (!k)
-        return POLYMAC_ENOKERNEL;
-    aead_one(k, mine, aad, aadlen, ct, ctlen, key);
-    int rc = polymac_compare_tags(mine, tag);
+    int rc = aead_active(mine, aad, aadlen, ct, ctlen, key);
+    if (rc)
+        return rc;
+    rc = polymac_compare_tags(mine, tag);
     polymac_wipe(mine, sizeof mine);
     return rc;
 }
