@@ -196,11 +196,12 @@ static void put(polymac_aead_state *st, struct aead_part *a, uint8_t phase)
 }
 
 /* The AEAD's part of a live state into a, or POLYMAC_ESTATE (nothing
- * changed) when st or its polymac_state is not live. */
-static int get(polymac_aead_state *st, struct aead_part *a)
+ * changed) when st or its polymac_state is not live, or its phase is past
+ * upto (AAD after ciphertext). */
+static int get(polymac_aead_state *st, struct aead_part *a, uint8_t upto)
 {
     memcpy(a, st->opaque + POLYMAC_STATEBYTES, sizeof *a);
-    if (a->magic != AEAD_MAGIC || a->phase > PHASE_CT || a->check != polymac_bind(256u + a->phase))
+    if (a->magic != AEAD_MAGIC || a->phase > upto || a->check != polymac_bind(256u + a->phase))
         return POLYMAC_ESTATE;
     /* appends nothing: POLYMAC_ESTATE unless the polymac_state is live */
     return polymac_update_nocheck(inner(st), NULL, 0);
@@ -233,11 +234,9 @@ static int update(polymac_aead_state *st, const void *p, size_t len, uint8_t pha
     struct aead_part a;
     if (!st || (!p && len))
         return POLYMAC_EINVAL;
-    int rc = get(st, &a);
+    int rc = get(st, &a, phase);
     if (rc)
         return rc;
-    if (a.phase > phase)
-        return POLYMAC_ESTATE;            /* AAD after ciphertext */
     if (a.phase < phase)
         pad16(st, a.aadlen);
     (void)polymac_update_nocheck(inner(st), p, len);
@@ -278,7 +277,7 @@ int polymac_aead_final(polymac_aead_state *st, uint8_t tag[POLYMAC_TAGBYTES])
     struct aead_part a;
     if (!st || !tag)
         return POLYMAC_EINVAL;
-    int rc = get(st, &a);
+    int rc = get(st, &a, PHASE_CT);
     if (rc)
         return rc;
     finish(st, &a, tag);
@@ -291,7 +290,7 @@ int polymac_aead_final_verify(polymac_aead_state *st, const uint8_t tag[POLYMAC_
     uint8_t mine[16];
     if (!st)
         return POLYMAC_EINVAL;
-    int rc = get(st, &a);
+    int rc = get(st, &a, PHASE_CT);
     if (rc)
         return rc;
     /* finished on every path, a NULL tag included (as polymac_final_verify) */

@@ -426,6 +426,16 @@ START_TEST(misuse)
     ck_assert_int_eq(polymac_aead_update_aad(&st, aad, 1), POLYMAC_ESTATE);
     ck_assert_int_eq(polymac_aead_update_aad(&st, NULL, 0), POLYMAC_ESTATE);
     ck_assert_mem_eq(&st, &before, sizeof st);
+    /* and on a copy at another alignment, which a live call would move
+     * back into place: refused before anything moves */
+    static unsigned char room[sizeof st + 64];
+    /* at st + 1 mod 64 */
+    polymac_aead_state *moved =
+        (polymac_aead_state *)(void *)(room + (((uintptr_t)&st + 1 - (uintptr_t)room) & 63));
+    memcpy(moved, &st, sizeof st);
+    memcpy(&before, moved, sizeof st);
+    ck_assert_int_eq(polymac_aead_update_aad(moved, aad, 1), POLYMAC_ESTATE);
+    ck_assert_mem_eq(moved, &before, sizeof st);
     ck_assert_int_eq(polymac_aead_update_ct(&st, ct, 30), 0);
     ck_assert_int_eq(polymac_aead_final_verify(&st, want), 0);
 
