@@ -54,7 +54,8 @@ static const char usage_verify[] =
     "given once.\n";
 
 static const char usage_bench[] =
-    "usage: polymac bench [--quick] [--csv] [--stream] [--batch] [--rounds N] [--sizes N,N,...]\n"
+    "usage: polymac bench [--quick] [--csv] [--stream] [--batch] [--aead] [--rounds N]\n"
+    "                     [--sizes N,N,...]\n"
     "\n"
     "Times the one-shot MAC (a new key per message) of every usable kernel and\n"
     "of the peer libraries found at run time (libsodium, OpenSSL, libgcrypt,\n"
@@ -68,7 +69,12 @@ static const char usage_bench[] =
     "  --batch     instead: batches of 8 x 64 B, 16 x 256 B, 32 x 64 B and IMIX\n"
     "              (48 of 64, 594, 1518 B, 7:4:1), each message with its own\n"
     "              key: polymac_auth_batch against polymac_auth one by one\n"
-    "              and intel-ipsec-mb's job manager (active kernel only)\n"
+    "              and intel-ipsec-mb's job manager (active kernel only); then\n"
+    "              AEAD packets, 16 x (20 B AAD, 1200 B) and 32 x (no AAD, 64 to\n"
+    "              1420 B): polymac_aead_verify_batch against polymac_aead_verify\n"
+    "  --aead      instead: the AEAD tag (polymac_aead_auth) of (AAD, ciphertext)\n"
+    "              pairs against polymac_auth of the same padded bytes (active\n"
+    "              kernel only); with --batch, --batch's tables\n"
     "  --rounds N  rounds per size, 1 to 63 (default 11, --quick 5)\n"
     "  --sizes L   message sizes in bytes, comma-separated: 1 to 16 sizes,\n"
     "              each from 1 to 1073741824 (2^30)\n"
@@ -78,7 +84,8 @@ static const char usage[] =
     "usage: polymac info\n"
     "       polymac tag    (--key HEX64 | --key-file KEYFILE) [--] [FILE]\n"
     "       polymac verify (--key HEX64 | --key-file KEYFILE) --tag HEX32 [--] [FILE]\n"
-    "       polymac bench  [--quick] [--csv] [--stream] [--batch] [--rounds N] [--sizes N,N,...]\n"
+    "       polymac bench  [--quick] [--csv] [--stream] [--batch] [--aead] [--rounds N]\n"
+    "                      [--sizes N,N,...]\n"
     "       polymac COMMAND --help\n"
     "       polymac --help | --version\n"
     "\n"
@@ -479,8 +486,9 @@ struct batch_work {
 
 /* Times iters batches: 0 polymac_auth_batch, 1 polymac_auth one by one,
  * 2 intel-ipsec-mb's manager.  Returns ns per batch. */
-static double time_batch(const struct batch_work *w, int how, long iters)
+static double time_batch(const void *work, int how, long iters)
 {
+    const struct batch_work *w = work;
     double t0 = now_ns();
     for (long it = 0; it < iters; it++) {
         if (how == 0) {
@@ -494,6 +502,163 @@ static double time_batch(const struct batch_work *w, int how, long iters)
         sink ^= w->tags[0][0];
     }
     return (now_ns() - t0) / (double)iters;
+}
+
+/* The medians of rounds interleaved timings of nhow ways (time(w, h,
+ * iters) gives ns per call of way h), each calibrated so that one timing
+ * lasts at least target_ns: ns per call into med[h]. */
+static void interleaved(double (*time)(const void *, int, long), const void *w, int nhow,
+                        int rounds, double target_ns, double med[])
+{
+    long iters[4];
+    double t[4][64];
+    for (int h = 0; h < nhow; h++) {      /* calibrate: one timing >= target */
+        long it = 1;
+        while (time(w, h, it) * (double)it < target_ns && it < (1l << 30))
+            it *= 2;
+        iters[h] = it;
+    }
+    for (int r = 0; r < rounds; r++)      /* A B C, C A B, ...: drift hits all alike */
+        for (int j = 0; j < nhow; j++) {
+            int h = (j + r) % nhow;
+            t[h][r] = time(w, h, iters[h]);
+        }
+    for (int h = 0; h < nhow; h++)
+        med[h] = median(t[h], rounds);
+}
+
+/* One AEAD workload: n packets, each with its own key, AAD and
+ * ciphertext; their padded layouts side by side for polymac_auth. */
+struct aead_work {
+    const char *name;
+    size_t n;
+    const uint8_t *tags[32];
+    const void *aads[32], *cts[32];
+    size_t alens[32], clens[32];
+    const uint8_t *keys[32];
+    int results[32];
+};
+
+/* Times iters batches: 0 polymac_aead_verify_batch, 1 polymac_aead_verify
+ * one by one.  Returns ns per batch. */
+static double time_aead_batch(const void *work, int how, long iters)
+{
+    const struct aead_work *w = work;
+    double t0 = now_ns();
+    for (long it = 0; it < iters; it++) {
+        int rc = 0;
+        if (how == 0) {
+            rc = polymac_aead_verify_batch(w->tags, w->aads, w->alens, w->cts, w->clens, w->keys,
+                                           w->n, (int *)w->results);
+        } else {
+            for (size_t i = 0; i < w->n; i++)
+                rc |= polymac_aead_verify(w->tags[i], w->aads[i], w->alens[i], w->cts[i],
+                                          w->clens[i], w->keys[i]);
+        }
+        sink ^= (uint8_t)rc;
+    }
+    return (now_ns() - t0) / (double)iters;
+}
+
+/* polymac bench --batch, AEAD rows: 16 QUIC-like packets (20 B AAD,
+ * 1200 B) and 32 WireGuard-like ones (no AAD, 64 to 1420 B). */
+static void bench_aead_batch(int rounds, double target_ns)
+{
+    static uint8_t arena[32 * 1536], aad[32 * 32], keys[32][32], tags[32][16];
+    static struct aead_work ws[2] = {{.name = "16 x (20 + 1200 B)", .n = 16},
+                                     {.name = "32 x (0 + 64-1420 B)", .n = 32}};
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    bench_fill(arena, sizeof arena, &x);
+    bench_fill(aad, sizeof aad, &x);
+    bench_fill(&keys[0][0], sizeof keys, &x);
+    for (int w = 0; w < 2; w++)
+        for (size_t i = 0; i < ws[w].n; i++) {
+            ws[w].alens[i] = w ? 0 : 20;
+            ws[w].clens[i] = w ? 64 + (i * 1356) / 31 : 1200;   /* 64, ..., 1420 */
+            ws[w].aads[i] = aad + 32 * i;
+            ws[w].cts[i] = arena + 1536 * i;
+            ws[w].keys[i] = keys[i];
+            polymac_aead_auth(tags[i], ws[w].aads[i], ws[w].alens[i], ws[w].cts[i],
+                              ws[w].clens[i], keys[i]);
+            ws[w].tags[i] = tags[i];
+        }
+    printf("\nAEAD packets, each with its own key: polymac_aead_verify_batch against "
+           "polymac_aead_verify one by one, ns per batch\n");
+    printf("%-22s %12s %12s %10s\n", "batch", "batch call", "sequential", "seq/batch");
+    for (int w = 0; w < 2; w++) {
+        double med[2];
+        /* the tags of the second workload are recomputed: other lengths */
+        for (size_t i = 0; i < ws[w].n; i++)
+            polymac_aead_auth(tags[i], ws[w].aads[i], ws[w].alens[i], ws[w].cts[i],
+                              ws[w].clens[i], keys[i]);
+        interleaved(time_aead_batch, &ws[w], 2, rounds, target_ns, med);
+        printf("%-22s %12.1f %12.1f %9.2fx\n", ws[w].name, med[0], med[1], med[1] / med[0]);
+    }
+}
+
+/* One message for polymac bench --aead: its AAD and ciphertext, and the
+ * same bytes padded as RFC 8439 lays them out, for polymac_auth. */
+struct aead_one_work {
+    const uint8_t *aad, *ct, *padded, *key;
+    size_t alen, clen, plen;
+    uint8_t *tag;
+};
+
+/* 0 polymac_aead_auth, 1 polymac_auth of the padded bytes: ns per call. */
+static double time_aead_one(const void *work, int how, long iters)
+{
+    const struct aead_one_work *w = work;
+    double t0 = now_ns();
+    for (long it = 0; it < iters; it++) {
+        if (how == 0)
+            polymac_aead_auth(w->tag, w->aad, w->alen, w->ct, w->clen, w->key);
+        else
+            polymac_auth(w->tag, w->padded, w->plen, w->key);
+        sink ^= w->tag[0];
+    }
+    return (now_ns() - t0) / (double)iters;
+}
+
+/* polymac bench --aead: the AEAD tag against polymac_auth of the padded
+ * layout it stands for, (AAD, ciphertext) sizes as TLS, QUIC, WireGuard
+ * and bulk storage use them. */
+static int cmd_bench_aead(int rounds, double target_ns)
+{
+    static const size_t sz[][2] = {{13, 64}, {13, 1024}, {20, 1200}, {0, 1420}, {0, 16384},
+                                   {13, 65536}};
+    static uint8_t aad[32], ct[65536], padded[65536 + 64], key[32], tag[16];
+    uint64_t x = 0x853c49e6748fea9bull;
+    bench_fill(aad, sizeof aad, &x);
+    bench_fill(ct, sizeof ct, &x);
+    bench_fill(key, sizeof key, &x);
+    printf("AEAD tag (RFC 8439: AAD, ciphertext, each padded to 16, lengths); kernel %s; "
+           "median of %d interleaved rounds, ns per call\n", polymac_backend_name(), rounds);
+    printf("%-18s %12s %14s %10s\n", "AAD + ciphertext", "aead_auth", "auth (padded)",
+           "aead/auth");
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
+        struct aead_one_work w = {aad, ct, padded, key, sz[i][0], sz[i][1], 0, tag};
+        size_t pa = (w.alen + 15) / 16 * 16, pc = (w.clen + 15) / 16 * 16;
+        memset(padded, 0, sizeof padded);
+        memcpy(padded, aad, w.alen);
+        memcpy(padded + pa, ct, w.clen);
+        for (int b = 0; b < 8; b++) {
+            padded[pa + pc + b] = (uint8_t)((uint64_t)w.alen >> (8 * b));
+            padded[pa + pc + 8 + b] = (uint8_t)((uint64_t)w.clen >> (8 * b));
+        }
+        w.plen = pa + pc + 16;
+        uint8_t t1[16], t2[16];
+        polymac_aead_auth(t1, aad, w.alen, ct, w.clen, key);
+        polymac_auth(t2, padded, w.plen, key);
+        if (memcmp(t1, t2, 16))
+            return die("bench --aead: the AEAD tag differs from polymac_auth's of the padded "
+                       "bytes (%zu + %zu B)", w.alen, w.clen);
+        double med[2];
+        char name[32];
+        interleaved(time_aead_one, &w, 2, rounds, target_ns, med);
+        snprintf(name, sizeof name, "%zu + %zu B", w.alen, w.clen);
+        printf("%-18s %12.1f %14.1f %9.3fx\n", name, med[0], med[1], med[0] / med[1]);
+    }
+    return 0;
 }
 
 static int cmd_bench_batch(int rounds, double target_ns)
@@ -541,21 +706,8 @@ static int cmd_bench_batch(int rounds, double target_ns)
     printf("%-18s %12s %12s %12s %10s %10s\n", "batch", "batch call", "sequential",
            peer ? "ipsec-mb" : "(ipsec-mb)", "seq/batch", "ipsec/batch");
     for (int w = 0; w < 4; w++) {
-        long iters[3];
-        double t[3][64], med[3];
-        for (int h = 0; h < nhow; h++) {      /* calibrate: one timing >= target */
-            long it = 1;
-            while (time_batch(&ws[w], h, it) * (double)it < target_ns && it < (1l << 30))
-                it *= 2;
-            iters[h] = it;
-        }
-        for (int r = 0; r < rounds; r++)      /* A B C, C A B, ...: drift hits all alike */
-            for (int j = 0; j < nhow; j++) {
-                int h = (j + r) % nhow;
-                t[h][r] = time_batch(&ws[w], h, iters[h]);
-            }
-        for (int h = 0; h < nhow; h++)
-            med[h] = median(t[h], rounds);
+        double med[3];
+        interleaved(time_batch, &ws[w], nhow, rounds, target_ns, med);
         printf("%-18s %12.1f %12.1f ", ws[w].name, med[0], med[1]);
         if (peer)
             printf("%12.1f %9.2fx %9.2fx\n", med[2], med[1] / med[0], med[2] / med[0]);
@@ -564,6 +716,7 @@ static int cmd_bench_batch(int rounds, double target_ns)
     }
     if (!peer)
         printf("(intel-ipsec-mb not loaded: polymac bench lists why)\n");
+    bench_aead_batch(rounds, target_ns);
     return 0;
 }
 
@@ -611,7 +764,8 @@ static int parse_sizes(const char *arg, size_t sizes[16])
 static int cmd_bench(int argc, char **argv)
 {
     size_t sizes[16] = {16, 64, 256, 1024, 8192, 65536, 1048576};
-    int nsizes = 7, rounds = 0, csv = 0, stream = 0, batch = 0, quick = 0, have_sizes = 0;
+    int nsizes = 7, rounds = 0, csv = 0, stream = 0, batch = 0, aead = 0, quick = 0;
+    int have_sizes = 0;
     double target_ns = 2e6;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -629,6 +783,8 @@ static int cmd_bench(int argc, char **argv)
             stream = 1;
         } else if (!strcmp(a, "--batch")) {
             batch = 1;
+        } else if (!strcmp(a, "--aead")) {
+            aead = 1;
         } else if (!strcmp(a, "--rounds") || !strcmp(a, "--sizes")) {
             int is_rounds = a[2] == 'r';
             if (i + 1 == argc)
@@ -655,6 +811,8 @@ static int cmd_bench(int argc, char **argv)
     if (!rounds)                /* --rounds wins over --quick in either order */
         rounds = quick ? 5 : 11;
 
+    if (aead && !batch)
+        return cmd_bench_aead(rounds, target_ns);
     if (batch) {
         struct peer peers[8];
         peers_load(peers, 8);        /* binds intel-ipsec-mb's batch entry if found */

@@ -23,14 +23,17 @@ extern "C" {
  * (a test checks that they agree).  polymac_version() gives the version
  * of the library actually loaded, which may be newer. */
 #define POLYMAC_VERSION_MAJOR 1
-#define POLYMAC_VERSION_MINOR 1
+#define POLYMAC_VERSION_MINOR 2
 #define POLYMAC_VERSION_PATCH 0
-#define POLYMAC_VERSION_STRING "1.1.0"
+#define POLYMAC_VERSION_STRING "1.2.0"
 
 #define POLYMAC_KEYBYTES 32
 #define POLYMAC_TAGBYTES 16
 /* Size of polymac_state: part of the ABI, fixed for soname 1. */
 #define POLYMAC_STATEBYTES 1152
+/* Size of polymac_aead_state (since 1.2): part of the ABI, fixed for
+ * soname 1. */
+#define POLYMAC_AEAD_STATEBYTES 1216
 
 /*
  * Return codes: 0 on success, negative on error.  Each function below
@@ -64,7 +67,8 @@ extern "C" {
 #define POLYMAC_EINVAL      -1  /* NULL pointer, or NULL message with len > 0 */
 #define POLYMAC_EBADTAG     -2  /* verify: tag does not match */
 #define POLYMAC_ESTATE      -3  /* state not initialised, already finished, begun by
-                                   another build, or its header damaged */
+                                   another build, or its header damaged; AEAD:
+                                   AAD after ciphertext */
 #define POLYMAC_EBACKEND    -4  /* backend name unknown or not built in */
 #define POLYMAC_EUNSUPPORTED -5 /* backend built in, but this CPU lacks its features
                                    or it failed its load-time self-test */
@@ -207,7 +211,114 @@ polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
                      const size_t lens[], const uint8_t *const keys[], size_t n,
                      int results[]);
 
-/* The loaded library's version, e.g. "1.1.0"; a static string.  Cannot
+/*
+ * The ChaCha20-Poly1305 tag of RFC 8439 section 2.8 (since 1.2, version
+ * node POLYMAC_1.2):
+ *
+ *   tag = Poly1305_key(AAD || pad16(AAD) || C || pad16(C)
+ *                      || le64(len AAD) || le64(len C))
+ *
+ * where pad16(x) is 0 to 15 zero bytes, making the length of x a multiple
+ * of 16.  The library pads and counts; the caller passes the AAD and the
+ * ciphertext as they are.  libpolymac has no cipher: key is the one-time
+ * key, the first 32 bytes of the ChaCha20 keystream block with counter 0
+ * under the message's key and nonce (RFC 8439 section 2.6), and the
+ * ciphertext is the caller's (counter 1 on).  The key authenticates one
+ * message: a nonce is never reused.  aad (ct) may be NULL when aadlen
+ * (ctlen) is 0.  No alignment rule.  The tag is the one libsodium's
+ * crypto_aead_chacha20poly1305_ietf and OpenSSL's chacha20-poly1305 give.
+ */
+
+/* tag of (aad, ct) under key.  Returns POLYMAC_OK; POLYMAC_EINVAL when
+ * tag or key is NULL, or aad (ct) is NULL with aadlen (ctlen) > 0;
+ * POLYMAC_ENOKERNEL when no kernel passed its self-test.  On an error tag
+ * is not written. */
+POLYMAC_EXPORT int polymac_aead_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *aad,
+                                     size_t aadlen, const void *ct, size_t ctlen,
+                                     const uint8_t key[POLYMAC_KEYBYTES]);
+
+/* Returns POLYMAC_OK when tag is the tag of (aad, ct) under key,
+ * POLYMAC_EBADTAG when it is not (compared in constant time);
+ * POLYMAC_EINVAL and POLYMAC_ENOKERNEL as for polymac_aead_auth, a NULL
+ * tag included.  Decrypt only after POLYMAC_OK. */
+POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
+polymac_aead_verify(const uint8_t tag[POLYMAC_TAGBYTES], const void *aad, size_t aadlen,
+                    const void *ct, size_t ctlen, const uint8_t key[POLYMAC_KEYBYTES]);
+
+/* Streaming state for the AEAD tag: any number of AAD pieces, then any
+ * number of ciphertext pieces, then final; any split gives the tag of
+ * polymac_aead_auth.  Opaque, any address, may be copied with memcpy and
+ * continued from the copy (like polymac_state); wiped by final.  Lengths
+ * are counted in 64 bits, on 32-bit systems too. */
+typedef struct polymac_aead_state {
+    unsigned char opaque[POLYMAC_AEAD_STATEBYTES];
+} polymac_aead_state;
+
+/* Begins a tag under key with the kernel active now (as polymac_init);
+ * any state may be passed, live or not: it is overwritten.  Returns
+ * POLYMAC_OK; POLYMAC_EINVAL when st or key is NULL; POLYMAC_ENOKERNEL
+ * (st is then not live). */
+POLYMAC_EXPORT int polymac_aead_init(polymac_aead_state *st, const uint8_t key[POLYMAC_KEYBYTES]);
+
+/* Appends len bytes of AAD.  Returns POLYMAC_OK; POLYMAC_EINVAL when st
+ * is NULL or aad is NULL with len > 0; POLYMAC_ESTATE when ciphertext was
+ * already appended (polymac_aead_update_ct was called, with len 0 too),
+ * or st is not live (never initialised, finished, damaged header, another
+ * build).  On an error the state is unchanged. */
+POLYMAC_EXPORT int polymac_aead_update_aad(polymac_aead_state *st, const void *aad, size_t len);
+
+/* Appends len bytes of ciphertext; the AAD is complete from the first
+ * call on.  Returns POLYMAC_OK; POLYMAC_EINVAL when st is NULL or ct is
+ * NULL with len > 0; POLYMAC_ESTATE when st is not live.  On an error
+ * the state is unchanged. */
+POLYMAC_EXPORT int polymac_aead_update_ct(polymac_aead_state *st, const void *ct, size_t len);
+
+/* Writes the tag and wipes the state.  Returns POLYMAC_OK; POLYMAC_EINVAL
+ * when st or tag is NULL (a live state is then unchanged);
+ * POLYMAC_ESTATE when st is not live (a second final included). */
+POLYMAC_EXPORT int polymac_aead_final(polymac_aead_state *st, uint8_t tag[POLYMAC_TAGBYTES]);
+
+/* Like polymac_aead_final but compares with tag in constant time:
+ * POLYMAC_OK on a match, POLYMAC_EBADTAG on a mismatch; POLYMAC_EINVAL
+ * when st or tag is NULL; POLYMAC_ESTATE when st is not live.  A live
+ * state is finished and wiped on every path, a NULL tag included. */
+POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
+polymac_aead_final_verify(polymac_aead_state *st, const uint8_t tag[POLYMAC_TAGBYTES]);
+
+/* sizeof(polymac_aead_state) (POLYMAC_AEAD_STATEBYTES), for bindings.
+ * Cannot fail. */
+POLYMAC_EXPORT size_t polymac_aead_statebytes(void);
+
+/* tags[i] = the tag of (aads[i][0..aadlens[i]), cts[i][0..ctlens[i]))
+ * under keys[i], for every i < n (n = 0 valid, the arrays may then be
+ * NULL); the kernel and the tags are polymac_aead_auth's.  Every entry is
+ * checked before anything is computed.  The tags must not overlap one
+ * another, nor any AAD, ciphertext or key of the batch.
+ * Returns POLYMAC_OK; POLYMAC_EINVAL, before anything is computed or
+ * written, when n > 0 and an array is NULL, or some tags[i] or keys[i] is
+ * NULL, or some aads[i] (cts[i]) is NULL with aadlens[i] (ctlens[i]) > 0;
+ * POLYMAC_ENOKERNEL when no kernel passed its self-test.  On an error no
+ * tag is written. */
+POLYMAC_EXPORT int polymac_aead_auth_batch(uint8_t *const tags[], const void *const aads[],
+                                           const size_t aadlens[], const void *const cts[],
+                                           const size_t ctlens[], const uint8_t *const keys[],
+                                           size_t n);
+
+/* results[i] = POLYMAC_OK when tags[i] is the tag of entry i,
+ * POLYMAC_EBADTAG when it is not, as polymac_verify_batch: every entry
+ * computed and compared in constant time whatever the others give;
+ * results must not overlap a tag, AAD, ciphertext or key.
+ * Returns POLYMAC_OK when every tag matches (n = 0 included),
+ * POLYMAC_EBADTAG when one does not; POLYMAC_EINVAL as for
+ * polymac_aead_auth_batch, or a NULL results; POLYMAC_ENOKERNEL.  On those
+ * two errors results is not written. */
+POLYMAC_EXPORT POLYMAC_WARN_UNUSED int
+polymac_aead_verify_batch(const uint8_t *const tags[], const void *const aads[],
+                          const size_t aadlens[], const void *const cts[],
+                          const size_t ctlens[], const uint8_t *const keys[], size_t n,
+                          int results[]);
+
+/* The loaded library's version, e.g. "1.2.0"; a static string.  Cannot
  * fail. */
 POLYMAC_EXPORT const char *polymac_version(void);
 

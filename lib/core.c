@@ -34,11 +34,12 @@ _Static_assert(1 + 63 + FRONT_BYTES + POLYMAC_KS_BYTES <= POLYMAC_STATEBYTES,
                "polymac_state holds the front, the kernel state and alignment slack");
 _Static_assert(POLYMAC_KS_ALIGN == 64, "one alignment for front and kernel state");
 
-/* The check word of a state begun by kernel kidx in this build: a state
- * whose kernel index was changed, or that another build began, fails it. */
+/* The check word of a state begun by kernel kidx in this build
+ * (polymac_bind): a state whose kernel index was changed, or that another
+ * build began, fails it. */
 static uint32_t bind(uint8_t kidx)
 {
-    return polymac_registry_fingerprint() ^ ((uint32_t)kidx * UINT32_C(0x9e3779b1));
+    return polymac_bind(kidx);
 }
 
 static unsigned want_offset(const polymac_state *st)
@@ -84,17 +85,6 @@ static void *kstate(struct front *f)
     return (unsigned char *)f + FRONT_BYTES;
 }
 
-/* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared,
- * stored as whole words: a kernel reads r back in words, and byte stores
- * followed by word loads stall store forwarding. */
-static void clamp(uint8_t r[16], const uint8_t key[32])
-{
-    uint64_t r0, r1;
-    polymac_clamp64(&r0, &r1, key);
-    polymac_store64le(r, r0);
-    polymac_store64le(r + 8, r1);
-}
-
 /* The stack policy (docs/testing.md): after every call into a kernel,
  * the front end zeroes the kernel's stack_bytes of dead stack below its
  * own frame, where the kernel's functions may have left powers of r,
@@ -120,13 +110,19 @@ static inline void after_kernel(const struct polymac_kernel *k)
         polymac_burn_stack(k->stack_bytes);
 }
 
+void polymac_kernel_init(const struct polymac_kernel *k, void *ks, const uint8_t key[32])
+{
+    uint8_t r[16];
+    polymac_clamp(r, key);
+    k->init(ks, r);
+    polymac_wipe(r, sizeof r);
+}
+
 void polymac_auth_blocks(const struct polymac_kernel *k, void *ks, uint8_t tag[16],
                          const uint8_t *msg, size_t len, const uint8_t key[32])
 {
-    uint8_t r[16], last[16];
-    clamp(r, key);
-    k->init(ks, r);
-    polymac_wipe(r, sizeof r);
+    uint8_t last[16];
+    polymac_kernel_init(k, ks, key);
     if (len >= 16)
         k->blocks(ks, msg, len / 16, 1);
     size_t rest = len % 16;
@@ -153,7 +149,6 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
 {
     unsigned want = want_offset(st);
     struct front *f = (struct front *)(st->opaque + want);
-    uint8_t r[16];
     st->opaque[0] = (unsigned char)want;
     f->magic = LIVE_MAGIC;
     f->kidx = (uint8_t)polymac_kernel_index(k);
@@ -161,9 +156,7 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
     f->pad[0] = f->pad[1] = 0;
     f->build = bind(f->kidx);
     memcpy(f->s, key + 16, 16);
-    clamp(r, key);
-    k->init(kstate(f), r);
-    polymac_wipe(r, sizeof r);
+    polymac_kernel_init(k, kstate(f), key);
     after_kernel(k);
 }
 

@@ -11,6 +11,31 @@
 
 #include "polymac.h"
 #include "kernel.h"
+#include "registry.h"
+#include "util.h"
+
+/* A state's check word: this build's fingerprint bound to v (a kernel
+ * index below 256 for polymac_state, 256 + its phase for
+ * polymac_aead_state), so that a state begun by another build, or whose
+ * recorded value was changed, is refused with POLYMAC_ESTATE. */
+static inline uint32_t polymac_bind(uint32_t v)
+{
+    return polymac_registry_fingerprint() ^ (v * UINT32_C(0x9e3779b1));
+}
+
+/* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared,
+ * stored as whole words: a kernel reads r back in words, and byte stores
+ * followed by word loads stall store forwarding. */
+static inline void polymac_clamp(uint8_t r[16], const uint8_t key[32])
+{
+    uint64_t r0, r1;
+    polymac_clamp64(&r0, &r1, key);
+    polymac_store64le(r, r0);
+    polymac_store64le(r + 8, r1);
+}
+
+/* k's init of ks with r, clamped from key[0..16) (and wiped after). */
+void polymac_kernel_init(const struct polymac_kernel *k, void *ks, const uint8_t key[32]);
 
 /* One-shot MAC through k's init, blocks and emit; ks is POLYMAC_KS_BYTES
  * aligned to POLYMAC_KS_ALIGN. */

@@ -10,7 +10,8 @@
  *
  *   valgrind --error-exitcode=99 test_ct KERNEL        one kernel: auth,
  *       streaming (several splits), verify and final_verify, right and
- *       wrong tags, every length class of the kernel's paths
+ *       wrong tags, every length class of the kernel's paths; the AEAD
+ *       tag's verify, one-shot and streamed
  *   valgrind --error-exitcode=99 test_ct KERNEL --planted-compare
  *   valgrind --error-exitcode=99 test_ct KERNEL --planted-index
  *       tests of the test: an early-exit tag compare and a secret-indexed
@@ -58,6 +59,49 @@ static const size_t lens[] = {0, 1, 15, 16, 17, 33, 63, 64, 65, 127, 128, 129, 2
 
 static uint8_t area[MAXLEN + 64];
 
+/* libsodium's Poly1305 of RFC 8439's AEAD layout: the AEAD tag's reference. */
+static void aead_ref(uint8_t tag[16], const uint8_t *aad, size_t alen, const uint8_t *ct,
+                     size_t clen, const uint8_t key[32])
+{
+    static uint8_t padded[MAXLEN + 48];
+    size_t pa = (alen + 15) / 16 * 16, pc = (clen + 15) / 16 * 16;
+    memset(padded, 0, sizeof padded);
+    memcpy(padded, aad, alen);
+    memcpy(padded + pa, ct, clen);
+    for (int b = 0; b < 8; b++) {
+        padded[pa + pc + b] = (uint8_t)((uint64_t)alen >> (8 * b));
+        padded[pa + pc + 8 + b] = (uint8_t)((uint64_t)clen >> (8 * b));
+    }
+    crypto_onetimeauth_poly1305(tag, padded, pa + pc + 16, key);
+}
+
+/* The AEAD verify calls, AAD the first alen bytes of msg and the
+ * ciphertext the rest; key, message and expected tag secret. */
+static void run_aead(const uint8_t *msg, size_t len, size_t alen, const uint8_t *key,
+                     const uint8_t aref[16])
+{
+    uint8_t want[16];
+    polymac_aead_state st;
+    memcpy(want, aref, 16);
+    SECRET(want, 16);
+    int rc = polymac_aead_verify(want, msg, alen, msg + alen, len - alen, key);
+    PUBLIC(&rc, sizeof rc);
+    check(rc == 0, "aead_verify of the right tag", len);
+    rc = polymac_aead_init(&st, key);
+    rc |= polymac_aead_update_aad(&st, msg, alen);
+    rc |= polymac_aead_update_ct(&st, msg + alen, (len - alen) / 2);
+    rc |= polymac_aead_update_ct(&st, msg + alen + (len - alen) / 2, len - alen - (len - alen) / 2);
+    int v = polymac_aead_final_verify(&st, want);
+    PUBLIC(&v, sizeof v);
+    check(rc == 0 && v == 0, "aead_final_verify of the right tag", len);
+    PUBLIC(want, 16);
+    want[len % 16] ^= (uint8_t)(1u << (len % 8));
+    SECRET(want, 16);
+    rc = polymac_aead_verify(want, msg, alen, msg + alen, len - alen, key);
+    PUBLIC(&rc, sizeof rc);
+    check(rc == POLYMAC_EBADTAG, "aead_verify of a wrong tag", len);
+}
+
 static void run_kernel(void)
 {
     uint8_t key[32], ref[16], tag[16], want[16];
@@ -72,6 +116,9 @@ static void run_kernel(void)
                 memset(msg, 0xff, len);
             }
             crypto_onetimeauth_poly1305(ref, msg, len, key);
+            uint8_t aref[16];
+            const size_t alen = len % 21 < len ? len % 21 : len;
+            aead_ref(aref, msg, alen, msg + alen, len - alen, key);
 
             SECRET(key, 32);
             SECRET(msg, len);
@@ -125,6 +172,8 @@ static void run_kernel(void)
             v = polymac_final_verify(&st, want);
             PUBLIC(&v, sizeof v);
             check(rc == 0 && v == 0, "final_verify of the right tag", len);
+
+            run_aead(msg, len, alen, key, aref);
 
             PUBLIC(key, 32);
             PUBLIC(msg, len);
@@ -180,7 +229,8 @@ int main(int argc, char **argv)
     if (argc > 2)
         return planted(argv[2]);
     run_kernel();
-    printf("kernel %s: %zu lengths x 2 inputs x (auth, 2 streamed, 2 verify, 2 final_verify)%s\n",
+    printf("kernel %s: %zu lengths x 2 inputs x (auth, 2 streamed, 2 verify, 2 final_verify, "
+           "2 aead_verify, aead_final_verify)%s\n",
            argv[1], NLENS, failures ? ": FAILED" : "");
     return failures ? 1 : 0;
 }

@@ -12,6 +12,10 @@
  *   bytes 48..    the message
  * Batch mode (every input): the pieces between the split points as the
  * entries of one polymac_auth_batch / polymac_verify_batch on every kernel.
+ * AEAD mode (every input): the message up to the first split point as the
+ * AAD, the rest as the ciphertext; polymac_aead_auth, _verify, a batch of
+ * one and a stream cut at the other split points on every kernel, against
+ * libsodium's Poly1305 of the padded layout the harness builds.
  * Any difference from libsodium, or any verify that accepts a wrong tag or
  * refuses the right one, aborts: libFuzzer keeps the input as a crash.
  *
@@ -44,6 +48,64 @@ static void setup(void)
     nkernels = polymac_backend_list(kernels, 32);
     if (nkernels == 0 || nkernels > 32)
         abort();
+}
+
+/* AEAD mode: AAD msg[0..cuts[0]), ciphertext the rest (see above). */
+static void aead_mode(const uint8_t *msg, size_t len, const uint8_t *key, const size_t cuts[],
+                      unsigned ncuts, const uint8_t *head)
+{
+    const size_t alen = ncuts ? cuts[0] : 0, clen = len - alen;
+    const size_t pa = (alen + 15) / 16 * 16, pc = (clen + 15) / 16 * 16;
+    const uint8_t *aad = alen ? msg : NULL, *ct = clen ? msg + alen : NULL;
+    uint8_t *padded = calloc(1, pa + pc + 16), ref[16], tag[16], bad[16];
+    if (!padded)
+        abort();
+    if (alen)
+        memcpy(padded, aad, alen);
+    if (clen)
+        memcpy(padded + pa, ct, clen);
+    for (int b = 0; b < 8; b++) {
+        padded[pa + pc + b] = (uint8_t)((uint64_t)alen >> (8 * b));
+        padded[pa + pc + 8 + b] = (uint8_t)((uint64_t)clen >> (8 * b));
+    }
+    crypto_onetimeauth_poly1305(ref, padded, pa + pc + 16, key);
+    free(padded);
+    memcpy(bad, ref, 16);
+    bad[head[6] & 15] ^= (uint8_t)(1u << (head[7] & 7));
+    for (size_t k = 0; k < nkernels; k++) {
+        polymac_aead_state st;
+        uint8_t *tp[1] = {tag};
+        const uint8_t *kp[1] = {key}, *bp[1] = {bad};
+        const void *ap[1] = {aad}, *cp[1] = {ct};
+        int res;
+        if (polymac_backend_select(kernels[k]) != 0)
+            die("a listed kernel cannot be selected", kernels[k], len);
+        if (polymac_aead_auth(tag, aad, alen, ct, clen, key) != 0 || memcmp(tag, ref, 16) != 0)
+            die("AEAD tag differs from libsodium", kernels[k], len);
+        if (polymac_aead_verify(ref, aad, alen, ct, clen, key) != 0
+            || polymac_aead_verify(bad, aad, alen, ct, clen, key) != POLYMAC_EBADTAG)
+            die("AEAD verify wrong", kernels[k], len);
+        memset(tag, 0, 16);
+        if (polymac_aead_auth_batch(tp, ap, &alen, cp, &clen, kp, 1) != 0
+            || memcmp(tag, ref, 16) != 0)
+            die("AEAD batch tag differs from libsodium", kernels[k], len);
+        if (polymac_aead_verify_batch(bp, ap, &alen, cp, &clen, kp, 1, &res) != POLYMAC_EBADTAG
+            || res != POLYMAC_EBADTAG)
+            die("AEAD batch verify accepted a wrong tag", kernels[k], len);
+        /* streamed: the AAD whole, the ciphertext cut at the other points */
+        if (polymac_aead_init(&st, key) != 0 || polymac_aead_update_aad(&st, aad, alen) != 0)
+            die("AEAD init or AAD failed", kernels[k], len);
+        size_t at = alen;
+        for (unsigned i = 1; i <= ncuts; i++) {
+            size_t to = cuts[i] > at ? cuts[i] : at;
+            if (polymac_aead_update_ct(&st, msg ? msg + at : NULL, to - at) != 0)
+                die("AEAD update failed", kernels[k], len);
+            at = to;
+        }
+        if (polymac_aead_update_ct(&st, msg ? msg + at : NULL, len - at) != 0
+            || polymac_aead_final(&st, tag) != 0 || memcmp(tag, ref, 16) != 0)
+            die("AEAD streamed tag differs from libsodium", kernels[k], len);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -154,6 +216,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     die("batch verify result wrong", kernels[k], lp[i]);
         }
     }
+    aead_mode(msg, len, key, cuts, ncuts, head);
     polymac_backend_select(NULL);
     return 0;
 }

@@ -360,6 +360,57 @@ START_TEST(forged_states)
 }
 END_TEST
 
+/* The AEAD calls: NULL with any length, EINVAL before a byte is read and
+ * the state unchanged; states of random bytes, or live ones with random
+ * bytes in the kernel state or a changed kernel index: a documented
+ * error or a tag, never a crash. */
+START_TEST(aead_hostile)
+{
+    uint8_t tag[16];
+    uint64_t seed = 0xaeadu;
+    polymac_aead_state st, before;
+    ck_assert_int_eq(polymac_aead_init(&st, key), 0);
+    ck_assert_int_eq(polymac_aead_update_aad(&st, msg, 5), 0);
+    memcpy(&before, &st, sizeof st);
+    for (size_t i = 0; i < NHUGE; i++) {
+        size_t len = huge[i];
+        const void *const nul[1] = {NULL};
+        const uint8_t *const keys[1] = {key};
+        uint8_t *const tags[1] = {tag};
+        ck_assert_int_eq(polymac_aead_auth(tag, NULL, len, msg, 1, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_aead_auth(tag, msg, 1, NULL, len, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_aead_verify(tag, NULL, len, NULL, len, key), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_aead_update_aad(&st, NULL, len), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_aead_update_ct(&st, NULL, len), POLYMAC_EINVAL);
+        ck_assert_int_eq(polymac_aead_auth_batch(tags, nul, &len, nul, &len, keys, 1),
+                         POLYMAC_EINVAL);
+    }
+    ck_assert_mem_eq(&st, &before, sizeof st);
+    for (int round = 0; round < 300; round++) {
+        test_fill(st.opaque, sizeof st, &seed);
+        if (round % 3 == 1) {
+            /* live, its kernel index or its kernel state garbage */
+            ck_assert_int_eq(polymac_aead_init(&st, key), 0);
+            ck_assert_int_eq(polymac_aead_update_ct(&st, msg, 100), 0);
+            unsigned off = st.opaque[0];
+            if (round % 2)
+                st.opaque[off + 8] ^= (unsigned char)(1 + round % 255);
+            else
+                test_fill(st.opaque + off + 64, POLYMAC_STATEBYTES - off - 64, &seed);
+        }
+        int rc = polymac_aead_update_aad(&st, msg, 7);
+        ck_assert(rc == 0 || rc == POLYMAC_ESTATE);
+        rc = polymac_aead_update_ct(&st, msg, sizeof msg);
+        ck_assert(rc == 0 || rc == POLYMAC_ESTATE);
+        rc = polymac_aead_final(&st, tag);
+        ck_assert(rc == 0 || rc == POLYMAC_ESTATE);
+        /* random bytes never make a live state */
+        if (round % 3 != 1)
+            ck_assert_int_eq(rc, POLYMAC_ESTATE);
+    }
+}
+END_TEST
+
 #if SIZE_MAX > UINT32_MAX
 /* One update of more than 4 GiB after a buffered partial block, then more:
  * lengths are size_t in the streaming path too.  Zero pages cost nothing.
@@ -546,6 +597,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, null_zero_buffered);
     tcase_add_test(tc, final_verify_null_tag_finishes);
     tcase_add_test(tc, forged_states);
+    tcase_add_test(tc, aead_hostile);
     tcase_add_test(tc, garbage_backend_names);
     tcase_add_test(tc, garbage_env_values);
     int skipped = 0;

@@ -138,11 +138,16 @@ __attribute__((noinline)) static void make_targets(const uint8_t key[32])
 static uint8_t msg[4096 + 77];
 
 /* The uses of a key, one per call of use_key. */
-enum { USE_STREAM = 8, USE_SHORT, USE_BATCH, NUSES };
+enum { USE_STREAM = 8, USE_SHORT, USE_BATCH, USE_AEAD, USE_AEAD_VERIFY = USE_AEAD + 3,
+       USE_AEAD_STREAM, USE_AEAD_BATCH, NUSES };
 static const char *const use_name[NUSES] = {
     "auth 4096", "verify 4096", "auth 64", "auth 600", "auth 700", "auth 1024",
     "auth 1040", "auth 1100", "streamed", "short pieces", "batch",
+    "aead 13 + 64", "aead 13 + 1024", "aead 20 + 4000", "aead_verify 13 + 1000",
+    "aead streamed", "aead batch",
 };
+/* AEAD one-shots: the radix-2^64 path inline, the kernel's blocks */
+static const size_t aead_len[3][2] = {{13, 64}, {13, 1024}, {20, 4000}};
 /* one-shot lengths: past every kernel's break-even, the four-lane paths,
  * a leading partial group, a tail */
 static const size_t auth_len[USE_STREAM] = {4096, 4096, 64, 600, 700, 1024, 1040, 1100};
@@ -204,6 +209,37 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
         polymac_auth_batch(tp, mp, batch_same, kp, 16);
         rc |= polymac_verify_batch(ctp, mp, batch_same, kp, 16, res);
         rc |= polymac_verify_batch(ctp, mp, batch_len, kp, NBATCH, res) == POLYMAC_EBADTAG ? 0 : -1;
+        __asm__ __volatile__("" : : "r"(tags) : "memory");
+    } else if (use >= USE_AEAD && use < USE_AEAD_VERIFY) {
+        const size_t *l = aead_len[use - USE_AEAD];
+        rc = polymac_aead_auth(tag, msg, l[0], msg + 32, l[1], key);
+    } else if (use == USE_AEAD_VERIFY) {
+        memset(tag, 0, sizeof tag);
+        rc = polymac_aead_verify(tag, msg, 13, msg + 13, 1000, key) == POLYMAC_EBADTAG ? 0 : -1;
+    } else if (use == USE_AEAD_STREAM) {
+        polymac_aead_state ast;
+        rc = polymac_aead_init(&ast, key);
+        rc |= polymac_aead_update_aad(&ast, msg, 13);
+        rc |= polymac_aead_update_aad(&ast, msg + 13, 20);
+        for (size_t i = 0, off = 64; i < sizeof pieces / sizeof pieces[0]; off += pieces[i++])
+            rc |= polymac_aead_update_ct(&ast, msg + off, pieces[i]);
+        rc |= polymac_aead_final(&ast, tag);
+    } else if (use == USE_AEAD_BATCH) {
+        uint8_t tags[NBATCH][16], *tp[NBATCH];
+        const uint8_t *kp[NBATCH], *ctp[NBATCH];
+        const void *ap[NBATCH], *cp[NBATCH];
+        size_t al[NBATCH];
+        int res[NBATCH];
+        for (int i = 0; i < NBATCH; i++) {
+            tp[i] = tags[i];
+            ctp[i] = tags[i];
+            ap[i] = msg;
+            cp[i] = msg + 16;
+            al[i] = (size_t)i;
+            kp[i] = key;
+        }
+        rc = polymac_aead_auth_batch(tp, ap, al, cp, batch_len, kp, NBATCH);
+        rc |= polymac_aead_verify_batch(ctp, ap, al, cp, batch_len, kp, NBATCH, res);
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
         rc = polymac_init(&open_state, key);
