@@ -28,8 +28,8 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 }
 
 /* The block loop runs as inline assembly where the architecture's folder
- * has it (x86/, aarch64/, power/, s390x/: r64_asm.h, which says why and
- * when); same arithmetic and limbs as the C loop below, so both give
+ * has it (x86/, aarch64/, power/, s390x/, riscv64/: r64_asm.h, which says
+ * why and when); same arithmetic and limbs as the C loop below, so both give
  * bit-identical h.  Sanitizer builds (POLYMAC_SANITIZED, util.h: they
  * cannot see inside assembly) and POLYMAC_R64_PORTABLE builds (tools/
  * run-tests runs the kernel suites on one) use C. */
@@ -42,6 +42,8 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
 #    include "../power/r64_asm.h"
 #  elif defined(__s390x__)
 #    include "../s390x/r64_asm.h"
+#  elif defined(__riscv) && __riscv_xlen == 64
+#    include "../riscv64/r64_asm.h"
 #  endif
 #endif
 
