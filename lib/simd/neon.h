@@ -29,11 +29,15 @@
  * group of four through the scalar code after the loop) is the SIMD
  * skeleton's (simd/skeleton.h, simd/r26x4.h).
  *
- * The same C serves AArch64 and AArch32 (ARMv7-A with NEON): only the
- * multiply-accumulate forms and the lane sum differ (NEON_MLA_*).  AArch64
+ * The same state, powers, last step and lane fold serve AArch64 and
+ * AArch32 (ARMv7-A with NEON); the inner step is each ISA's own
+ * (neon_steps), since AArch32 has half the vector registers.  AArch64
  * multiplies by a lane of a q register and by a q register's high half
  * directly; AArch32 has neither form, but there a q register's halves are
  * the d registers it is made of, so taking a half costs nothing.
+ *
+ * OpenSSL's armv4 code switches to NEON from 64 bytes; the break-evens
+ * below are aarch64's, not measured on ARMv7 (docs/log.md, 2026-12-02).
  *
  * Break-even, estimated from the cycle counts OpenSSL publishes for its
  * scalar and NEON code (qemu cannot time anything; the figures and the
