@@ -93,6 +93,10 @@ static uint32_t probe(void)
 #elif defined(__aarch64__)
     if (getauxval(AT_HWCAP) & (1ul << 1))   /* HWCAP_ASIMD */
         b |= POLYMAC_CPU_ARM_NEON;
+#elif defined(__arm__)
+    /* NEON is optional in ARMv7-A (armhf's baseline is VFPv3-D16) */
+    if (getauxval(AT_HWCAP) & (1ul << 12))  /* HWCAP_NEON */
+        b |= POLYMAC_CPU_ARM_NEON;
 #elif defined(__powerpc64__)
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     int vsx = (hw & 0x00000080ul) != 0;             /* PPC_FEATURE_HAS_VSX */

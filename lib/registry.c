@@ -28,6 +28,9 @@ const struct polymac_kernel *const polymac_registry[] = {
 #ifdef POLYMAC_HAVE_NEON
     &polymac_kernel_aarch64_neon,
 #endif
+#ifdef POLYMAC_HAVE_ARM_NEON
+    &polymac_kernel_arm_neon,
+#endif
 #ifdef POLYMAC_HAVE_P9
     &polymac_kernel_power_p9,
 #endif

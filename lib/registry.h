@@ -31,6 +31,9 @@ extern const struct polymac_kernel polymac_kernel_x86_avx512ifma;
 #ifdef POLYMAC_HAVE_NEON
 extern const struct polymac_kernel polymac_kernel_aarch64_neon;
 #endif
+#ifdef POLYMAC_HAVE_ARM_NEON
+extern const struct polymac_kernel polymac_kernel_arm_neon;
+#endif
 #ifdef POLYMAC_HAVE_VSX
 extern const struct polymac_kernel polymac_kernel_power_vsx;
 #endif

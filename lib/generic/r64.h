@@ -7,11 +7,13 @@
 
 #include "../util.h"
 
-#if !defined(__SIZEOF_INT128__)
-#error "radix 2^64 needs unsigned __int128"
-#endif
-
+/* 64-bit targets compute with unsigned __int128.  32-bit ones have no
+ * 64x64->128 multiply: there the same state is computed in 32-bit words
+ * (polymac_r64_core32), for the SIMD kernels' scalar path (arm-neon);
+ * their portable kernel stays generic-r26x2 (no generic-r64). */
+#if defined(__SIZEOF_INT128__)
 typedef unsigned __int128 polymac_u128;
+#endif
 
 /* h = h0 + h1 2^64 + h2 2^128, partially reduced: h2 < 2^63 between
  * blocks (polymac_r64_core says why).  r = r0 + r1 2^64 (clamped, so
@@ -62,9 +64,85 @@ static inline void polymac_r64_init(struct polymac_r64 *st, const uint8_t r[16])
  * the chain from one block to the next: measured slower on Intel, in C
  * and in assembly alike.  Works on plain scalars so callers can keep h in
  * registers. */
+#if !defined(__SIZEOF_INT128__)
+static inline void polymac_r64_fold(uint64_t h[3], uint64_t h0, uint64_t h1, uint64_t h2);
+
+/*
+ * polymac_r64_core in 32-bit words, for targets without unsigned __int128:
+ * h = w0 + w1 2^32 + w2 2^64 + w3 2^96 + w4 2^128 (the same bits as h0,
+ * h1, h2), r = k0 + k1 2^32 + k2 2^64 + k3 2^96.  Clamping leaves k < 2^28
+ * and 4 | k1, k2, k3, so a product at 2^128 and above folds exactly:
+ * k 2^128 = (k/4) 2^130 == 5 k/4 = k + (k >> 2) =: s.  Sixteen 32x32->64
+ * products a block plus three small ones by w4 (the shape of OpenSSL's
+ * poly1305-armv4 scalar code):
+ *   d0 = w0 k0 + w1 s3 + w2 s2 + w3 s1
+ *   d1 = w0 k1 + w1 k0 + w2 s3 + w3 s2 + w4 s1
+ *   d2 = w0 k2 + w1 k1 + w2 k0 + w3 s3 + w4 s2
+ *   d3 = w0 k3 + w1 k2 + w2 k1 + w3 k0 + w4 s3
+ *   d4 = w4 k0
+ * then the carries, and the bits from 2^130 up folded back times 5, so
+ * that w4 <= 4 between blocks (h2 far below r64's bound of 2^63).  With
+ * w4 <= 6 after the block is added, each d is below 2^62.3, and the new
+ * w4 (d4 plus d3's carry) below 2^31.4.
+ */
+static inline void polymac_r64_core32(uint64_t h[3], uint64_t r0, uint64_t r1,
+                                      const uint8_t *in, size_t nblocks, uint32_t hibit)
+{
+    const uint32_t k0 = (uint32_t)r0, k1 = (uint32_t)(r0 >> 32);
+    const uint32_t k2 = (uint32_t)r1, k3 = (uint32_t)(r1 >> 32);
+    const uint32_t s1 = k1 + (k1 >> 2), s2 = k2 + (k2 >> 2), s3 = k3 + (k3 >> 2);
+    uint64_t f[3];
+    polymac_r64_fold(f, h[0], h[1], h[2]);            /* any h2: w4 <= 4 */
+    uint32_t w0 = (uint32_t)f[0], w1 = (uint32_t)(f[0] >> 32);
+    uint32_t w2 = (uint32_t)f[1], w3 = (uint32_t)(f[1] >> 32), w4 = (uint32_t)f[2];
+
+    for (; nblocks; nblocks--, in += 16) {
+        uint64_t t = (uint64_t)w0 + polymac_load32le(in);
+        w0 = (uint32_t)t;
+        t = (t >> 32) + w1 + polymac_load32le(in + 4);
+        w1 = (uint32_t)t;
+        t = (t >> 32) + w2 + polymac_load32le(in + 8);
+        w2 = (uint32_t)t;
+        t = (t >> 32) + w3 + polymac_load32le(in + 12);
+        w3 = (uint32_t)t;
+        w4 += (uint32_t)(t >> 32) + hibit;            /* <= 6 */
+
+        uint64_t d0 = (uint64_t)w0 * k0 + (uint64_t)w1 * s3 + (uint64_t)w2 * s2
+                      + (uint64_t)w3 * s1;
+        uint64_t d1 = (uint64_t)w0 * k1 + (uint64_t)w1 * k0 + (uint64_t)w2 * s3
+                      + (uint64_t)w3 * s2 + w4 * s1;
+        uint64_t d2 = (uint64_t)w0 * k2 + (uint64_t)w1 * k1 + (uint64_t)w2 * k0
+                      + (uint64_t)w3 * s3 + w4 * s2;
+        uint64_t d3 = (uint64_t)w0 * k3 + (uint64_t)w1 * k2 + (uint64_t)w2 * k1
+                      + (uint64_t)w3 * k0 + w4 * s3;
+        uint32_t d4 = w4 * k0;
+        d1 += d0 >> 32;
+        d2 += d1 >> 32;
+        d3 += d2 >> 32;
+        w4 = d4 + (uint32_t)(d3 >> 32);
+        /* h mod 2^130 + 5 (h >> 130) */
+        t = (uint64_t)(uint32_t)d0 + (w4 >> 2) * 5;
+        w0 = (uint32_t)t;
+        t = (t >> 32) + (uint32_t)d1;
+        w1 = (uint32_t)t;
+        t = (t >> 32) + (uint32_t)d2;
+        w2 = (uint32_t)t;
+        t = (t >> 32) + (uint32_t)d3;
+        w3 = (uint32_t)t;
+        w4 = (w4 & 3) + (uint32_t)(t >> 32);
+    }
+    h[0] = w0 | (uint64_t)w1 << 32;
+    h[1] = w2 | (uint64_t)w3 << 32;
+    h[2] = w4;
+}
+#endif
+
 static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
                                     const uint8_t *in, size_t nblocks, uint64_t hibit)
 {
+#if !defined(__SIZEOF_INT128__)
+    polymac_r64_core32(h, r0, r1, in, nblocks, (uint32_t)hibit);
+#else
     const uint64_t s1 = (r1 >> 2) * 5;                /* < 2^60.4 */
     uint64_t h0 = h[0], h1 = h[1], h2 = h[2];
 
@@ -97,6 +175,7 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
     h[0] = h0;
     h[1] = h1;
     h[2] = h2;
+#endif
 }
 
 static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
@@ -113,11 +192,20 @@ static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
 static inline void polymac_r64_fold(uint64_t h[3], uint64_t h0, uint64_t h1, uint64_t h2)
 {
     uint64_t c = (h2 >> 2) * 5;
+#if !defined(__SIZEOF_INT128__)
+    h0 += c;
+    c = h0 < c;
+    h1 += c;
+    h[0] = h0;
+    h[1] = h1;
+    h[2] = (h2 & 3) + (h1 < c);
+#else
     polymac_u128 t = (polymac_u128)h0 + c;
     h[0] = (uint64_t)t;
     t = (t >> 64) + h1;
     h[1] = (uint64_t)t;
     h[2] = (h2 & 3) + (uint64_t)(t >> 64);
+#endif
 }
 
 /* Fully reduces h mod p (constant time) and returns it in (*lo, *hi);
@@ -131,11 +219,17 @@ static inline void polymac_r64_reduce(uint64_t h0, uint64_t h1, uint64_t h2,
     h1 = f[1];
     h2 = f[2];
     /* g = h + 5 - 2^130; use it when h >= p, i.e. when g has bit 130 */
+#if !defined(__SIZEOF_INT128__)
+    uint64_t g0 = h0 + 5, c = g0 < 5;
+    uint64_t g1 = h1 + c;
+    uint64_t g2 = h2 + (g1 < c);
+#else
     polymac_u128 t = (polymac_u128)h0 + 5;
     uint64_t g0 = (uint64_t)t;
     t = (t >> 64) + h1;
     uint64_t g1 = (uint64_t)t;
     uint64_t g2 = h2 + (uint64_t)(t >> 64);
+#endif
     uint64_t mask = (uint64_t)0 - (g2 >> 2);      /* all ones when h >= p */
     *lo = (h0 & ~mask) | (g0 & mask);
     *hi = (h1 & ~mask) | (g1 & mask);
@@ -247,6 +341,20 @@ static inline void polymac_r64_to_r26(const struct polymac_r64 *st, uint64_t l[5
  * reduced (h2 <= 4). */
 static inline void polymac_r64_from_r26(struct polymac_r64 *st, const uint64_t l[5])
 {
+#if !defined(__SIZEOF_INT128__)
+    /* one carry pass leaves limbs below 2^26 and c = h >> 130 */
+    uint64_t a[5], c = 0, f[3];
+    for (int i = 0; i < 5; i++) {
+        uint64_t t = l[i] + c;
+        a[i] = t & 0x3ffffff;
+        c = t >> 26;
+    }
+    polymac_r64_fold(f, a[0] | a[1] << 26 | a[2] << 52, a[2] >> 12 | a[3] << 14 | a[4] << 40,
+                     a[4] >> 24 | c << 2);
+    st->h0 = f[0];
+    st->h1 = f[1];
+    st->h2 = f[2];
+#else
     polymac_u128 t = (polymac_u128)l[0] + ((polymac_u128)l[1] << 26)
                      + ((polymac_u128)l[2] << 52);
     uint64_t h0 = (uint64_t)t;
@@ -256,8 +364,10 @@ static inline void polymac_r64_from_r26(struct polymac_r64 *st, const uint64_t l
     st->h0 = f[0];
     st->h1 = f[1];
     st->h2 = f[2];
+#endif
 }
 
+#if defined(__SIZEOF_INT128__)
 /* r44: three limbs of 44, 44 and 42 bits (radix 2^44, for IFMA). */
 static inline void polymac_r64_to_r44(const struct polymac_r64 *st, uint64_t l[3])
 {
@@ -281,5 +391,6 @@ static inline void polymac_r64_from_r44(struct polymac_r64 *st, const uint64_t l
     st->h1 = f[1];
     st->h2 = f[2];
 }
+#endif
 
 #endif

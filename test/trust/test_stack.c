@@ -50,20 +50,21 @@ static void add(uint64_t v, const char *what, unsigned k)
     snprintf(t->what, sizeof t->what, "%s of r^%u", what, k);
 }
 
-/* a = a b mod p, canonical, in five 26-bit limbs */
+/* a = a b mod p, canonical, in five 26-bit limbs (each column below
+ * 25 * 2^52: 64-bit words, so that 32-bit targets run it too) */
 __attribute__((noinline)) static void mulmod(uint64_t a[5], const uint64_t b[5])
 {
-    unsigned __int128 d[5] = {0};
+    uint64_t d[5] = {0};
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++) {
-            unsigned __int128 pr = (unsigned __int128)a[i] * b[j];
+            uint64_t pr = a[i] * b[j];
             if (i + j < 5)
                 d[i + j] += pr;
             else
                 d[i + j - 5] += pr * 5;
         }
     for (int round = 0; round < 3; round++) {
-        unsigned __int128 c = 0;
+        uint64_t c = 0;
         for (int i = 0; i < 5; i++) {
             d[i] += c;
             c = d[i] >> 26;
@@ -113,12 +114,11 @@ __attribute__((noinline)) static void make_targets(const uint8_t key[32])
                 add(p[i] * 5, "5 x 26-bit limb", k);
         }
         /* the same value as two 64-bit words and three 44-bit limbs */
-        unsigned __int128 v = (unsigned __int128)p[0] | (unsigned __int128)p[1] << 26
-                              | (unsigned __int128)p[2] << 52 | (unsigned __int128)p[3] << 78
-                              | (unsigned __int128)p[4] << 104;
-        uint64_t w0 = (uint64_t)v, w1 = (uint64_t)(v >> 64);
+        uint64_t w0 = p[0] | p[1] << 26 | p[2] << 52;
+        uint64_t w1 = p[2] >> 12 | p[3] << 14 | p[4] << 40;
         uint64_t m44 = (UINT64_C(1) << 44) - 1;
-        uint64_t l0 = w0 & m44, l1 = (uint64_t)(v >> 44) & m44, l2 = (uint64_t)(v >> 88);
+        uint64_t l0 = w0 & m44, l1 = (w0 >> 44 | w1 << 20) & m44;
+        uint64_t l2 = w1 >> 24 | (p[4] >> 24) << 40;
         add(w0, "low 64-bit word", k);
         add(w1, "high 64-bit word", k);
         add(w1 + (w1 >> 2), "5/4 high word", k);

@@ -21,7 +21,7 @@ static int iterations = 300;
 
 static const char *const names[] = {
     "generic-r26", "generic-r26x2", "generic-r64", "x86-avx2", "x86-avx512",
-    "x86-avx512ifma", "aarch64-neon", "power-vsx", "power-p9", "s390x-vx",
+    "x86-avx512ifma", "aarch64-neon", "arm-neon", "power-vsx", "power-p9", "s390x-vx",
     "auto", "", NULL, "no-such-kernel",
 };
 #define NNAMES (sizeof names / sizeof *names)

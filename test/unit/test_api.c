@@ -139,7 +139,7 @@ END_TEST
  * refused as unsupported or unknown, never selected. */
 START_TEST(unsupported_backend)
 {
-    static const char *all[] = {"x86-avx2", "x86-avx512", "x86-avx512ifma", "aarch64-neon",
+    static const char *all[] = {"x86-avx2", "x86-avx512", "x86-avx512ifma", "aarch64-neon", "arm-neon",
                                 "power-vsx", "power-p9", "s390x-vx"};
     const char *names[32];
     size_t n = polymac_backend_list(names, 32);
