@@ -42,6 +42,7 @@ struct pm_prov {            /* the provider context, one per library context */
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
     OSSL_FUNC_core_vset_error_fn *vset_error;
+    char buildinfo[96];    /* libpolymac's version and kernel at load */
 };
 
 #define pm_error(c, reason, ...) \
@@ -232,13 +233,12 @@ static const OSSL_PARAM *pm_prov_gettable_params(void *provctx)
     return pm_prov_gettable;
 }
 
-/* buildinfo names the kernel libpolymac selected in this process
- * (`openssl list -providers -verbose` shows it) */
+/* buildinfo names the kernel libpolymac had selected when the module was
+ * loaded (`openssl list -providers -verbose` shows it) */
 static int pm_prov_get_params(void *provctx, OSSL_PARAM params[])
 {
-    static char info[96];
+    const struct pm_prov *prov = provctx;
     OSSL_PARAM *p;
-    (void)provctx;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
     if (p && !OSSL_PARAM_set_utf8_ptr(p, "libpolymac Poly1305 provider"))
         return 0;
@@ -246,12 +246,8 @@ static int pm_prov_get_params(void *provctx, OSSL_PARAM params[])
     if (p && !OSSL_PARAM_set_utf8_ptr(p, polymac_version()))
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-    if (p) {
-        snprintf(info, sizeof info, "libpolymac %s, kernel %s", polymac_version(),
-                 polymac_backend_name());
-        if (!OSSL_PARAM_set_utf8_ptr(p, info))
-            return 0;
-    }
+    if (p && !OSSL_PARAM_set_utf8_ptr(p, prov->buildinfo))
+        return 0;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
     if (p && !OSSL_PARAM_set_int(p, 1))
         return 0;
@@ -280,6 +276,8 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (!p)
         return 0;
     p->handle = handle;
+    snprintf(p->buildinfo, sizeof p->buildinfo, "libpolymac %s, kernel %s", polymac_version(),
+             polymac_backend_name());
     for (; in->function_id != 0; in++) {
         switch (in->function_id) {
         case OSSL_FUNC_CORE_NEW_ERROR:
