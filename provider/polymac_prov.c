@@ -112,10 +112,13 @@ static int pm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (params == NULL)
         return 1;
     p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY);
-    if (p != NULL && (p->data_type != OSSL_PARAM_OCTET_STRING
-                      || !pm_setkey(c, p->data, p->data_size)))
-        return 0;
-    return 1;
+    if (p == NULL)
+        return 1;
+    /* OpenSSL 3.0 refuses another type silently, 3.5 takes its bytes:
+     * refused here, with an error */
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return pm_error(c, PROV_R_INVALID_KEY_LENGTH, "the key must be an octet string");
+    return pm_setkey(c, p->data, p->data_size);
 }
 
 static int pm_init(void *vctx, const unsigned char *key, size_t keylen, const OSSL_PARAM params[])

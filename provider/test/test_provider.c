@@ -38,6 +38,8 @@
 
 struct step {
     int rc;                /* the call's return value */
+    int loose;             /* the reason differs between OpenSSL releases:
+                              polymac's must only be an error */
     int reason;            /* ERR_GET_REASON of the last error, 0 for none */
     size_t outl;           /* what final reported */
     unsigned char tag[16];
@@ -53,7 +55,7 @@ struct trace {
 static void record(struct trace *t, int rc, size_t outl, const unsigned char *tag)
 {
     /* a failed EVP_MAC_final leaves *outl undefined in OpenSSL 3.0 */
-    struct step st = {rc, 0, rc > 0 ? outl : 0, {0}};
+    struct step st = {rc, 0, 0, rc > 0 ? outl : 0, {0}};
     unsigned long e = ERR_peek_last_error();
     if (e)
         st.reason = ERR_GET_REASON(e);
@@ -216,8 +218,11 @@ static void sc_bad_key(struct trace *t, EVP_MAC *mac)
     record(t, EVP_MAC_CTX_set_params(c, p), 0, NULL);
     p[0] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY, key2, 16);
     record(t, EVP_MAC_CTX_set_params(c, p), 0, NULL);
+    /* a key of the wrong type: OpenSSL 3.0 refuses it with no error on
+     * the queue, 3.5 takes its bytes (invalid key length for these 31) */
     p[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_KEY, (char *)"0123456789abcdef0123456789abcde", 0);
     record(t, EVP_MAC_CTX_set_params(c, p), 0, NULL);
+    t->s[t->n - 1].loose = 1;
     rec_init(t, c, rfc8439_key, 32, NULL);
     rec_init(t, c, key2, 31, NULL);          /* refused; the RFC key stays */
     rec_update(t, c, (const unsigned char *)rfc8439_text, strlen(rfc8439_text));
@@ -345,7 +350,8 @@ static int compare(void)
         int n = a.n < b.n ? a.n : b.n;
         for (int k = 0; k < n; k++) {
             const struct step *x = &a.s[k], *y = &b.s[k];
-            if (x->rc != y->rc || x->reason != y->reason || x->outl != y->outl
+            int reason_ok = x->reason == y->reason || (y->loose && y->rc <= 0 && y->reason);
+            if (x->rc != y->rc || !reason_ok || x->outl != y->outl
                 || memcmp(x->tag, y->tag, 16)) {
                 printf("  %s: call %d differs: default rc %d reason %d outl %zu, "
                        "polymac rc %d reason %d outl %zu%s\n", scenarios[i].name, k + 1,
