@@ -93,9 +93,8 @@ static void *pm_dupctx(void *vsrc)
 static int pm_setkey(struct pm_ctx *c, const unsigned char *key, size_t keylen)
 {
     int rc;
-    if (key == NULL || keylen != POLYMAC_KEYBYTES) {
+    if (key == NULL || keylen != POLYMAC_KEYBYTES)
         return pm_error(c, PROV_R_INVALID_KEY_LENGTH, NULL);
-    }
     if ((rc = polymac_init(&c->st, key)) != POLYMAC_OK)
         return pm_fail(c, rc);
     c->updated = 0;
@@ -136,9 +135,8 @@ static int pm_update(void *vctx, const unsigned char *in, size_t len)
 {
     struct pm_ctx *c = vctx;
     int rc;
-    if (!c->key_set) {
+    if (!c->key_set)
         return pm_error(c, PROV_R_NO_KEY_SET, NULL);
-    }
     c->updated = 1;
     if (len == 0)
         return 1;
@@ -151,15 +149,12 @@ static int pm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
 {
     struct pm_ctx *c = vctx;
     int rc;
-    if (!c->key_set) {
+    if (!c->key_set)
         return pm_error(c, PROV_R_NO_KEY_SET, NULL);
-    }
-    if (out == NULL || outl == NULL) {
+    if (out == NULL || outl == NULL)
         return pm_error(c, ERR_R_PASSED_NULL_PARAMETER, NULL);
-    }
-    if (outsize < POLYMAC_TAGBYTES) {
+    if (outsize < POLYMAC_TAGBYTES)
         return pm_error(c, PROV_R_OUTPUT_BUFFER_TOO_SMALL, NULL);
-    }
     c->updated = 1;
     if ((rc = polymac_final(&c->st, out)) != POLYMAC_OK)
         return pm_fail(c, rc);
