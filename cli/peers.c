@@ -1,4 +1,5 @@
-/* peers.c -- libsodium, OpenSSL 3, libgcrypt and Nettle one-shot Poly1305
+/* peers.c -- libsodium, OpenSSL 3 (its default provider and libpolymac's),
+ *            libgcrypt and Nettle one-shot Poly1305
  *            for polymac bench, loaded at run time by soname */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
@@ -74,22 +75,63 @@ static void load_sodium(struct peer *p)
 }
 
 /* ---- OpenSSL 3: EVP_MAC fetched once, one reused context; per message
- * init with the key, update, final ---- */
+ * init with the key, update, final.  Two rows: the default provider, and
+ * libpolymac's provider module (provider/) in a library context of its
+ * own ---- */
 
-static struct {
+struct evp {
     int (*init)(void *ctx, const unsigned char *key, size_t keylen, const void *params);
     int (*update)(void *ctx, const unsigned char *in, size_t len);
     int (*final)(void *ctx, unsigned char *out, size_t *outl, size_t outsize);
     void *ctx;
-} ossl;
+};
+static struct evp ossl, ossl_pm;
+
+static int evp_auth(const struct evp *e, uint8_t tag[16], const uint8_t *msg, size_t len,
+                    const uint8_t key[32])
+{
+    size_t out = 0;
+    if (!e->init(e->ctx, key, 32, NULL) || !e->update(e->ctx, msg, len)
+        || !e->final(e->ctx, tag, &out, 16))
+        return -1;
+    return out == 16 ? 0 : -1;
+}
 
 static int openssl_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
-    size_t out = 0;
-    if (!ossl.init(ossl.ctx, key, 32, NULL) || !ossl.update(ossl.ctx, msg, len)
-        || !ossl.final(ossl.ctx, tag, &out, 16))
+    return evp_auth(&ossl, tag, msg, len, key);
+}
+
+static int openssl_polymac_auth(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                const uint8_t key[32])
+{
+    return evp_auth(&ossl_pm, tag, msg, len, key);
+}
+
+/* libcrypto's EVP_MAC calls into e, and a context of POLY1305 fetched
+ * from libctx with props; 0 on success, else -1 with the reason in p->note */
+static int evp_open(struct peer *p, void *lib, struct evp *e, void *libctx, const char *props)
+{
+    void *(*fetch)(void *libctx, const char *alg, const char *props);
+    void *(*ctx_new)(void *mac);
+    void (*mac_free)(void *mac);
+    if (PEER_SYM(p, lib, fetch, "EVP_MAC_fetch") || PEER_SYM(p, lib, ctx_new, "EVP_MAC_CTX_new")
+        || PEER_SYM(p, lib, mac_free, "EVP_MAC_free") || PEER_SYM(p, lib, e->init, "EVP_MAC_init")
+        || PEER_SYM(p, lib, e->update, "EVP_MAC_update")
+        || PEER_SYM(p, lib, e->final, "EVP_MAC_final"))
         return -1;
-    return out == 16 ? 0 : -1;
+    void *mac = fetch(libctx, "POLY1305", props);
+    if (!mac) {
+        snprintf(p->note, sizeof p->note, "EVP_MAC_fetch(POLY1305, %s) failed", props ? props : "NULL");
+        return -1;
+    }
+    e->ctx = ctx_new(mac);
+    mac_free(mac);
+    if (!e->ctx) {
+        snprintf(p->note, sizeof p->note, "EVP_MAC_CTX_new failed");
+        return -1;
+    }
+    return 0;
 }
 
 /* Which Poly1305 blocks routine OpenSSL's x86-64 code binds, from the
@@ -124,30 +166,10 @@ static const char *openssl_x86_path(const char *cpuinfo)
 
 static void load_openssl(struct peer *p)
 {
-    void *(*fetch)(void *libctx, const char *alg, const char *props);
-    void *(*ctx_new)(void *mac);
-    void (*mac_free)(void *mac);
     const char *(*version)(int);
     void *lib = peer_open(p);
-    if (!lib || PEER_SYM(p, lib, fetch, "EVP_MAC_fetch")
-        || PEER_SYM(p, lib, ctx_new, "EVP_MAC_CTX_new")
-        || PEER_SYM(p, lib, mac_free, "EVP_MAC_free")
-        || PEER_SYM(p, lib, ossl.init, "EVP_MAC_init")
-        || PEER_SYM(p, lib, ossl.update, "EVP_MAC_update")
-        || PEER_SYM(p, lib, ossl.final, "EVP_MAC_final")
-        || PEER_SYM(p, lib, version, "OpenSSL_version"))
+    if (!lib || PEER_SYM(p, lib, version, "OpenSSL_version") || evp_open(p, lib, &ossl, NULL, NULL))
         return;
-    void *mac = fetch(NULL, "POLY1305", NULL);
-    if (!mac) {
-        snprintf(p->note, sizeof p->note, "EVP_MAC_fetch(POLY1305) failed");
-        return;
-    }
-    ossl.ctx = ctx_new(mac);
-    mac_free(mac);
-    if (!ossl.ctx) {
-        snprintf(p->note, sizeof p->note, "EVP_MAC_CTX_new failed");
-        return;
-    }
     /* OPENSSL_VERSION is 0, OPENSSL_CPU_INFO 9 ("CPUINFO: ...") */
     const char *cpu = version(9);
     if (cpu && !strncmp(cpu, "CPUINFO: ", 9))
@@ -155,6 +177,34 @@ static void load_openssl(struct peer *p)
     snprintf(p->note, sizeof p->note, "%s; %s%s", version(0), cpu ? cpu : "no CPUINFO",
              openssl_x86_path(cpu));
     p->auth = openssl_auth;
+}
+
+/* The provider module polymac.so, from libcrypto's module directory or
+ * OPENSSL_MODULES (a build tree: OPENSSL_MODULES=build/provider). */
+static void load_openssl_polymac(struct peer *p)
+{
+    void *(*libctx_new)(void);
+    void *(*prov_load)(void *libctx, const char *name);
+    const char *(*version)(int);
+    void *lib = peer_open(p);
+    if (!lib || PEER_SYM(p, lib, version, "OpenSSL_version")
+        || PEER_SYM(p, lib, libctx_new, "OSSL_LIB_CTX_new")
+        || PEER_SYM(p, lib, prov_load, "OSSL_PROVIDER_load"))
+        return;
+    void *libctx = libctx_new();
+    if (!libctx || !prov_load(libctx, "polymac")) {
+        const char *dir = getenv("OPENSSL_MODULES");
+        snprintf(p->note, sizeof p->note,
+                 "OSSL_PROVIDER_load(polymac) failed: no polymac.so in %s (set OPENSSL_MODULES "
+                 "to its directory)", dir ? dir : "libcrypto's module directory");
+        return;
+    }
+    if (evp_open(p, lib, &ossl_pm, libctx, "provider=polymac"))
+        return;
+    snprintf(p->note, sizeof p->note, "%s; EVP_MAC POLY1305 from the provider polymac "
+             "(libpolymac's automatic kernel)", version(0));
+    p->auth = openssl_polymac_auth;
+    p->kernel = "auto";   /* the process's libpolymac: automatic selection */
 }
 
 /* ---- libgcrypt: one handle; per message reset, setkey, write, read ---- */
@@ -310,6 +360,7 @@ size_t peers_load(struct peer *out, size_t cap)
     } known[] = {
         {"libsodium", "libsodium.so.23", load_sodium},
         {"openssl", "libcrypto.so.3", load_openssl},
+        {"openssl+polymac", "libcrypto.so.3", load_openssl_polymac},
         {"libgcrypt", "libgcrypt.so.20", load_gcrypt},
         {"nettle", "libnettle.so.8", load_nettle},
         {"intel-ipsec-mb", IPSECMB_SONAME, peer_load_ipsecmb},
@@ -317,7 +368,7 @@ size_t peers_load(struct peer *out, size_t cap)
     };
     size_t n = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0] && n < cap; i++, n++) {
-        out[n] = (struct peer){known[i].name, known[i].soname, NULL, ""};
+        out[n] = (struct peer){known[i].name, known[i].soname, NULL, NULL, ""};
         known[i].load(&out[n]);
         if (!out[n].auth && !out[n].note[0])
             snprintf(out[n].note, sizeof out[n].note, "not loaded");

@@ -17,6 +17,9 @@ struct peer {
     const char *name;      /* "libsodium", "openssl", ... */
     const char *soname;    /* what dlopen asks for */
     peer_auth_fn auth;     /* NULL: not loaded, see note */
+    /* the libpolymac kernel to select before timing it: "auto" for a peer
+     * that computes through libpolymac (openssl+polymac), else NULL */
+    const char *kernel;
     /* loaded: version and code path as the library reports them;
      * not loaded: why (dlerror, a missing symbol, a failed set-up) */
     char note[384];

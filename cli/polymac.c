@@ -876,6 +876,7 @@ static int cmd_bench(int argc, char **argv)
         }
         note(pout, "peer %-15s %-17s %s\n", peers[i].name, peers[i].soname, peers[i].note);
         snprintf(cs[nc].name, sizeof cs[nc].name, "%s", peers[i].name);
+        cs[nc].kernel = peers[i].kernel;   /* openssl+polymac: libpolymac's auto */
         cs[nc++].peer = peers[i].auth;
     }
 
