@@ -550,8 +550,9 @@ IFMA_INLINE void ifma_burn(void)
 /* r^16's and r^32's rows (80 bytes) */
 IFMA_INLINE void ifma_wipe_rows(struct ifma_state *st)
 {
-    _mm512_storeu_si512((void *)st->p16, _mm512_setzero_si512());
-    _mm_storeu_si128((__m128i *)(st->p16 + 8), _mm_setzero_si128());
+    unsigned char *rows = (unsigned char *)st + offsetof(struct ifma_state, p16);
+    _mm512_storeu_si512((void *)rows, _mm512_setzero_si512());
+    _mm_storeu_si128((__m128i *)(void *)(rows + 64), _mm_setzero_si128());
 }
 _Static_assert(offsetof(struct ifma_state, p32) == offsetof(struct ifma_state, p16) + 40,
                "the rows are contiguous");
