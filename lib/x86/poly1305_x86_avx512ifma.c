@@ -361,8 +361,8 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
 
 /* ifma_oneshot, made twice: with the two-group loop, for messages of
  * IFMA_PAIRS_MIN + 1 groups and more, and without it.  In one function the
- * two loops cost the shorter messages 3-5% at 512 B to 4 KiB on Zen 5
- * (docs/log.md, 2026-12-02). */
+ * two loops made the shorter messages slower on Zen 5 (docs/log.md,
+ * 2026-12-02). */
 __attribute__((noinline)) static void ifma_oneshot_short(struct ifma_state *st,
                                                          const uint8_t *in, size_t nblocks,
                                                          uint64_t l[3])

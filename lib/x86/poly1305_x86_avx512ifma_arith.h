@@ -177,9 +177,8 @@ IFMA_INLINE struct ifma_acc ifma_madd3(struct ifma_acc a, __m512i x0, __m512i y0
  * h p added to the sums: d0 = h0 r0 + h1 s2 + h2 s1, d1 = h0 r1 + h1 r0 +
  * h2 s2, d2 = h0 r2 + h1 r1 + h2 r0.  Each limb's products chain through
  * one accumulator, those of h1 first and those of h2 last, in the order in
- * which ifma_carry settles them (h2 waits for limb 1's carry; 26.2-26.7
- * core cycles per 256 B on Zen 5 against 27.3 for h2, h0, h1:
- * docs/log.md, 2026-12-02).
+ * which ifma_carry settles them (h2 waits for limb 1's carry; faster than
+ * h2, h0, h1 on Zen 5: docs/log.md, 2026-12-02).
  */
 IFMA_INLINE struct ifma_acc ifma_prod(struct ifma_acc a, struct ifma_h h, struct ifma_pow p)
 {

