@@ -80,9 +80,12 @@ struct ifma_state {
      * which it reads as broadcast memory operands (ifma_groups), and from
      * which a streamed call loads r^16 with five broadcasts, spending no
      * IFMA, the port that bounds the loop, on its s1 and s2.  r^32 exists
-     * from level IFMA_LEVEL32: made when a loop of IFMA_PAIRS_MIN groups
-     * first needs it. */
+     * from level IFMA_LEVEL32: made when the message's loops reach
+     * IFMA_PAIRS_MIN groups (ifma_p32). */
     uint64_t p16[5], p32[5];
+    /* the groups this message's vector loops have taken, counted from
+     * when the powers are made until r^32 is (ifma_p32); only compared */
+    uint32_t groups;
 };
 
 _Static_assert(sizeof(struct ifma_state) <= POLYMAC_KS_BYTES, "state fits");
@@ -93,9 +96,10 @@ _Static_assert(offsetof(struct ifma_state, pw) % 64 == 0, "pw on a line");
 #define IFMA_LEVEL 1u
 #define IFMA_LEVEL32 2u
 
-/* The loop length, in groups of 16 blocks, from which it takes two groups
- * a step (ifma_groups), making r^32 first if need be (docs/log.md,
- * 2026-12-02). */
+/* The groups of 16 blocks a message's loops take before r^32 is made:
+ * from there on, a loop takes two groups a step (ifma_groups).  A stream
+ * counts the groups of all its calls, so that pieces of 1 KiB (4 groups)
+ * reach the two-group step too (docs/log.md, 2026-12-02). */
 #ifndef IFMA_PAIRS_MIN
 #define IFMA_PAIRS_MIN 8
 #endif
@@ -241,16 +245,21 @@ IFMA_INLINE void ifma_powers(struct ifma_state *st, struct ifma_pow *pa,
     ifma_storepow(st->pw[0], pa);
     ifma_storepow(st->pw[1], pb);
     st->sm.powers = IFMA_LEVEL;
+    st->groups = 0;
 }
 
-/* r^32's row for a loop of groups groups in a stream: made from r^16 and
- * stored the first time; NULL for a loop too short to pay for it. */
+/* r^32's row for a loop of groups groups: made from r^16 and stored once
+ * the message's loops, this one included, reach IFMA_PAIRS_MIN groups;
+ * NULL before that. */
 IFMA_INLINE const uint64_t *ifma_p32(struct ifma_state *st, const struct ifma_pow *p16,
                                      size_t groups)
 {
-    if (groups < IFMA_PAIRS_MIN)
-        return NULL;
     if (st->sm.powers < IFMA_LEVEL32) {
+        const size_t seen = st->groups + groups;
+        if (seen < IFMA_PAIRS_MIN) {
+            st->groups = (uint32_t)seen;
+            return NULL;
+        }
         const struct ifma_pow p = ifma_pow32(p16);
         ifma_storerow(st->p32, &p);
         st->sm.powers = IFMA_LEVEL32;
@@ -574,6 +583,7 @@ static void ifma_wipe(void *p, size_t n)
                 _mm512_storeu_si512((void *)st->v[i][v], z);
             }
         ifma_wipe_rows(st);
+        st->groups = 0;
     } else if (n > 64) {
         /* the one-shot path's: the powers, no lanes */
         _mm512_storeu_si512((void *)st->pw[0][0], z);
@@ -583,12 +593,13 @@ static void ifma_wipe(void *p, size_t n)
         _mm512_storeu_si512((void *)st->pw[1][1], z);
         _mm512_storeu_si512((void *)st->pw[1][2], z);
         ifma_wipe_rows(st);
+        st->groups = 0;
     }
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 _Static_assert(offsetof(struct ifma_state, pw) == 64, "small is the first line");
-_Static_assert(offsetof(struct ifma_state, p32) + sizeof(((struct ifma_state *)0)->p32)
-                   == sizeof(struct ifma_state), "the wipe covers the state");
+_Static_assert(offsetof(struct ifma_state, groups) + sizeof(((struct ifma_state *)0)->groups)
+                   + 4 == sizeof(struct ifma_state), "the wipe covers the state");
 
 static const struct polymac_simd_kernel ifma_kernel = {
     .level = IFMA_LEVEL,

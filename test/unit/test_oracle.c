@@ -202,6 +202,40 @@ START_TEST(fixed_pieces)
 }
 END_TEST
 
+/* A long stream in pieces of whole groups of 16 blocks (1 to 9 groups,
+ * whole or with 7 bytes over): the call at which the groups a stream has
+ * taken reach the point from which a vector kernel's loop takes two
+ * groups a step (x86-avx512ifma), odd and even loops after it, on random
+ * and on all-0xff data. */
+START_TEST(group_pieces)
+{
+    static uint8_t msg[24576 + 15];
+    uint64_t seed = 0x9a1e5u;
+    uint8_t key[32], tag[16], ref[16];
+    for (size_t i = 2; i <= 19; i++) {
+        const size_t piece = 256 * (i / 2) + (i % 2 ? 7 : 0);
+        for (int ff = 0; ff < 2; ff++) {
+            const size_t len = sizeof msg - (i % 3) * 5;
+            test_fill(key, 32, &seed);
+            if (ff) {
+                memset(msg, 0xff, len);
+                memset(key, 0xff, 16);
+            } else {
+                test_fill(msg, len, &seed);
+            }
+            oracle(ref, msg, len, key);
+            polymac_state st;
+            ck_assert_int_eq(polymac_init(&st, key), 0);
+            for (size_t off = 0; off < len; off += piece)
+                ck_assert_int_eq(polymac_update(&st, msg + off, len - off < piece ? len - off : piece), 0);
+            ck_assert_int_eq(polymac_final(&st, tag), 0);
+            ck_assert_msg(memcmp(tag, ref, 16) == 0, "pieces of %zu bytes%s", piece,
+                          ff ? ", all 0xff" : "");
+        }
+    }
+}
+END_TEST
+
 /* 64 KiB, 1 MiB and odd sizes around them. */
 START_TEST(large_messages)
 {
@@ -261,6 +295,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, byte_updates);
     tcase_add_test(tc, cross_paths_and_copies);
     tcase_add_test(tc, fixed_pieces);
+    tcase_add_test(tc, group_pieces);
     int skipped = 0;
     if (!test_quick()) {
         tcase_add_test(tc, large_messages);
