@@ -168,6 +168,29 @@ START_TEST(cross_paths_and_copies)
 }
 END_TEST
 
+/* msg (len bytes of its buffer) streamed in pieces of piece bytes against
+ * the oracle, on random data or (ff) all 0xff with r all 0xff before
+ * clamping; msg and the key are filled here. */
+static void check_pieces(uint8_t *msg, size_t len, size_t piece, int ff, uint64_t *seed)
+{
+    uint8_t key[32], tag[16], ref[16];
+    test_fill(key, 32, seed);
+    if (ff) {
+        memset(msg, 0xff, len);
+        memset(key, 0xff, 16);
+    } else {
+        test_fill(msg, len, seed);
+    }
+    oracle(ref, msg, len, key);
+    polymac_state st;
+    ck_assert_int_eq(polymac_init(&st, key), 0);
+    for (size_t off = 0; off < len; off += piece)
+        ck_assert_int_eq(polymac_update(&st, msg + off, len - off < piece ? len - off : piece), 0);
+    ck_assert_int_eq(polymac_final(&st, tag), 0);
+    ck_assert_msg(memcmp(tag, ref, 16) == 0, "%zu bytes in pieces of %zu%s", len, piece,
+                  ff ? ", all 0xff" : "");
+}
+
 /* A stream in pieces of one fixed size, for every size from 1 to 40
  * blocks, whole or with 7 bytes over: the pieces a vector kernel takes
  * scalar before its powers exist, the call at which a run of short pieces
@@ -177,27 +200,10 @@ START_TEST(fixed_pieces)
 {
     static uint8_t msg[3000];
     uint64_t seed = 0xf15edu;
-    uint8_t key[32], tag[16], ref[16];
     for (size_t i = 1; i <= 81; i++) {
         const size_t piece = 16 * (i / 2) + (i % 2 ? 7 : 0);   /* 7, 16, 23, 32, ... */
-        for (int ff = 0; ff < 2; ff++) {
-            size_t len = sizeof msg - (piece % 5);
-            test_fill(key, 32, &seed);
-            if (ff) {
-                memset(msg, 0xff, len);
-                memset(key, 0xff, 16);
-            } else {
-                test_fill(msg, len, &seed);
-            }
-            oracle(ref, msg, len, key);
-            polymac_state st;
-            ck_assert_int_eq(polymac_init(&st, key), 0);
-            for (size_t off = 0; off < len; off += piece)
-                ck_assert_int_eq(polymac_update(&st, msg + off, len - off < piece ? len - off : piece), 0);
-            ck_assert_int_eq(polymac_final(&st, tag), 0);
-            ck_assert_msg(memcmp(tag, ref, 16) == 0, "pieces of %zu bytes%s", piece,
-                          ff ? ", all 0xff" : "");
-        }
+        for (int ff = 0; ff < 2; ff++)
+            check_pieces(msg, sizeof msg - (piece % 5), piece, ff, &seed);
     }
 }
 END_TEST
@@ -211,27 +217,10 @@ START_TEST(group_pieces)
 {
     static uint8_t msg[24576 + 15];
     uint64_t seed = 0x9a1e5u;
-    uint8_t key[32], tag[16], ref[16];
     for (size_t i = 2; i <= 19; i++) {
         const size_t piece = 256 * (i / 2) + (i % 2 ? 7 : 0);
-        for (int ff = 0; ff < 2; ff++) {
-            const size_t len = sizeof msg - (i % 3) * 5;
-            test_fill(key, 32, &seed);
-            if (ff) {
-                memset(msg, 0xff, len);
-                memset(key, 0xff, 16);
-            } else {
-                test_fill(msg, len, &seed);
-            }
-            oracle(ref, msg, len, key);
-            polymac_state st;
-            ck_assert_int_eq(polymac_init(&st, key), 0);
-            for (size_t off = 0; off < len; off += piece)
-                ck_assert_int_eq(polymac_update(&st, msg + off, len - off < piece ? len - off : piece), 0);
-            ck_assert_int_eq(polymac_final(&st, tag), 0);
-            ck_assert_msg(memcmp(tag, ref, 16) == 0, "pieces of %zu bytes%s", piece,
-                          ff ? ", all 0xff" : "");
-        }
+        for (int ff = 0; ff < 2; ff++)
+            check_pieces(msg, sizeof msg - (i % 3) * 5, piece, ff, &seed);
     }
 }
 END_TEST
