@@ -223,6 +223,81 @@ START_TEST(sodium_random)
 }
 END_TEST
 
+/* The layouts around the paths' thresholds: AAD and ciphertext empty,
+ * whole blocks or not, short (the radix-2^64 one-shot) and long (a
+ * kernel's one-shot of spans, x86-avx512ifma's vector code from 20
+ * blocks a span), both long, past the two-group loop; all paths. */
+START_TEST(span_layouts)
+{
+    uint64_t seed = 0x5ba45ULL;
+    static const size_t alens[] = {0, 1, 13, 16, 20, 100, 112, 319, 320, 336, 513, 4099};
+    static const size_t clens[] = {0, 1, 15, 16, 32, 64, 96, 100, 304, 319, 320, 336,
+                                   1024, 1200, 1420, 4100, 16384};
+    for (size_t i = 0; i < sizeof alens / sizeof alens[0]; i++)
+        for (size_t j = 0; j < sizeof clens / sizeof clens[0]; j++) {
+            uint8_t *aad = bufs[0] + 1 + i, *ct = bufs[2] + j, want[16], otk[32];
+            test_fill(aad, alens[i], &seed);
+            sodium_seal(ct, want, otk, aad, alens[i], clens[j], &seed);
+            check_all_paths(aad, alens[i], ct, clens[j], otk, want);
+        }
+}
+END_TEST
+
+/* Batches of 1 to 33 packets of one layout (QUIC-like, whole blocks
+ * only, past the lanes' longest) and of mixed ones (WireGuard-like, some
+ * with no whole block of ciphertext, some too long for the lanes): every
+ * tag libsodium's, one wrong tag found. */
+START_TEST(batch_layouts)
+{
+    enum { N = 33 };
+    uint64_t seed = 0xba7c5ULL;
+    uint8_t tagbuf[N][16], want[N][16], otk[N][32];
+    uint8_t *tags[N];
+    const uint8_t *keys[N], *ctags[N];
+    const void *aads[N], *cts[N];
+    size_t alens[N], clens[N];
+    int results[N];
+    for (int v = 0; v < 5; v++)
+        for (size_t n = 1; n <= N; n++) {
+            for (size_t i = 0; i < n; i++) {
+                static const size_t one[3][2] = {{20, 1200}, {0, 1024}, {13, 2064}};
+                if (v < 3) {
+                    alens[i] = one[v][0];
+                    clens[i] = one[v][1];
+                } else if (v == 3) {
+                    alens[i] = 0;
+                    clens[i] = 64 + (i * 1356) / 32;
+                } else {
+                    alens[i] = (size_t)(test_rand(&seed) % 40);
+                    clens[i] = (size_t)(test_rand(&seed) % 2100);
+                }
+                uint8_t *a = bufs[0] + 64 * i, *c = bufs[2] + 2112 * i + i % 7;
+                test_fill(a, alens[i], &seed);
+                sodium_seal(c, want[i], otk[i], a, alens[i], clens[i], &seed);
+                aads[i] = a;
+                cts[i] = c;
+                keys[i] = otk[i];
+                tags[i] = tagbuf[i];
+                ctags[i] = want[i];
+            }
+            ck_assert_int_eq(polymac_aead_auth_batch(tags, aads, alens, cts, clens, keys, n),
+                             0);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_msg(memcmp(tagbuf[i], want[i], 16) == 0,
+                              "layout %d, batch of %zu: entry %zu (%zu + %zu)", v, n, i,
+                              alens[i], clens[i]);
+            ck_assert_int_eq(polymac_aead_verify_batch(ctags, aads, alens, cts, clens, keys, n,
+                                                       results), 0);
+            size_t bad = (size_t)(test_rand(&seed) % n);
+            want[bad][3] ^= 0x40;
+            ck_assert_int_eq(polymac_aead_verify_batch(ctags, aads, alens, cts, clens, keys, n,
+                                                       results), POLYMAC_EBADTAG);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_int_eq(results[i], i == bad ? POLYMAC_EBADTAG : 0);
+        }
+}
+END_TEST
+
 /* Every split of the AAD and of the ciphertext into two pieces (an empty
  * piece between them), and one piece per byte, for lengths around the
  * block size. */
@@ -608,6 +683,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, every_split);
     tcase_add_test(tc, copies);
     tcase_add_test(tc, batches);
+    tcase_add_test(tc, span_layouts);
+    tcase_add_test(tc, batch_layouts);
     tcase_add_test(tc, flipped_bits);
     tcase_add_test(tc, misuse);
     suite_add_tcase(s, tc);
