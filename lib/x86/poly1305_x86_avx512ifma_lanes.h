@@ -165,17 +165,27 @@ IFMA_INLINE struct ifma_h ifma_lanes_hin(const uint8_t *const q[8])
     return ifma_split(x, y, _mm512_slli_epi64(h2, 40));
 }
 
+/* The set's h as the steps left it, limb 0 carried into 1 and limb 1
+ * into 2 (ifma_carry leaves h0 uncarried, below 2^44 + 2^15): limbs
+ * below 2^44, 2^44 and 2^42 + 2^11 + 1. */
+IFMA_INLINE struct ifma_h ifma_lanes_carried(const struct ifma_lanes_set *s)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    struct ifma_h h = s->h;
+    h.h1 = _mm512_add_epi64(h.h1, _mm512_srli_epi64(h.h0, 44));
+    h.h0 = _mm512_and_si512(h.h0, m44);
+    h.h2 = _mm512_add_epi64(h.h2, _mm512_srli_epi64(h.h1, 44));
+    h.h1 = _mm512_and_si512(h.h1, m44);
+    return h;
+}
+
 /* The lanes' h, carried, as h records into q[j] for j < n (partially
- * reduced: below 2^131). */
+ * reduced: below 2^131, h2 <= 4). */
 IFMA_INLINE void ifma_lanes_hout(const struct ifma_lanes_set *s, uint8_t *const q[],
                                  const unsigned ord[], size_t n)
 {
-    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
-    __m512i h0 = s->h.h0, h1 = s->h.h1, h2 = s->h.h2;
-    h1 = _mm512_add_epi64(h1, _mm512_srli_epi64(h0, 44));
-    h0 = _mm512_and_si512(h0, m44);
-    h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
-    h1 = _mm512_and_si512(h1, m44);
+    const struct ifma_h c = ifma_lanes_carried(s);
+    const __m512i h0 = c.h0, h1 = c.h1, h2 = c.h2;
     _Alignas(64) uint64_t w[3][8];
     _mm512_store_si512((void *)w[0], _mm512_or_si512(h0, _mm512_slli_epi64(h1, 44)));
     _mm512_store_si512((void *)w[1], _mm512_or_si512(_mm512_srli_epi64(h1, 20),
@@ -204,12 +214,8 @@ IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *
 {
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
-    __m512i h0 = s->h.h0, h1 = s->h.h1, h2 = s->h.h2;
-    /* ifma_carry leaves h0 uncarried (below 2^44 + 2^15) */
-    h1 = _mm512_add_epi64(h1, _mm512_srli_epi64(h0, 44));
-    h0 = _mm512_and_si512(h0, m44);
-    h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
-    h1 = _mm512_and_si512(h1, m44);
+    const struct ifma_h c = ifma_lanes_carried(s);
+    __m512i h0 = c.h0, h1 = c.h1, h2 = c.h2;
     /* g = h + 5 - 2^130 where that is not negative: then h >= p (g2
      * below 2^42 + 2, g below 2^131) */
     __m512i g0 = _mm512_add_epi64(h0, _mm512_set1_epi64(5));
