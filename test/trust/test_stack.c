@@ -261,7 +261,7 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
                 kp[i] = key;
             }
             rc |= polymac_aead_auth_batch(tp, ap, al, cp, cl, kp, 16);
-            rc |= polymac_aead_verify_batch(ctp, ap, al, cp, cl, kp, NBATCH, res);
+            rc |= polymac_aead_verify_batch(ctp, ap, al, cp, cl, kp, 16, res);
         }
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
