@@ -26,11 +26,40 @@
 #define AEAD_SPANS 4
 #define AEAD_BUF 48
 
-/* zeros after the bytes: b holds rest (1..15) bytes of p, then zeros */
+/* n (0..7) bytes at p as a little-endian word, reading no byte past them */
+static inline uint64_t load_partial(const uint8_t *p, size_t n)
+{
+    uint64_t v = 0;
+    size_t o = 0;
+    if (n & 4) {
+        v = polymac_load32le(p);
+        o = 4;
+    }
+    if (n & 2) {
+        v |= (uint64_t)(p[o] | (unsigned)p[o + 1] << 8) << (8 * o);
+        o += 2;
+    }
+    if (n & 1)
+        v |= (uint64_t)p[o] << (8 * o);
+    return v;
+}
+
+/* zeros after the bytes: b holds rest (1..15) bytes of p, then zeros.
+ * Built in two words and stored as such, so that the block loop's word
+ * loads take them from the store buffer (bytes copied there, a memcpy's
+ * overlapping stores, made each load wait for the stores to retire: about
+ * 30 cycles a tag). */
 static inline void pad_zeros(uint8_t b[16], const uint8_t *p, size_t rest)
 {
-    memset(b, 0, 16);
-    memcpy(b, p, rest);
+    uint64_t lo, hi = 0;
+    if (rest >= 8) {
+        lo = polymac_load64le(p);
+        hi = load_partial(p + 8, rest - 8);
+    } else {
+        lo = load_partial(p, rest);
+    }
+    polymac_store64le(b, lo);
+    polymac_store64le(b + 8, hi);
 }
 
 /* The AAD's spans (none, one or two), its padded block in b */
