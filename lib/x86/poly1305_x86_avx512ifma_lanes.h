@@ -606,7 +606,10 @@ IFMA_INLINE void ifma_lanes_window(uint8_t *const out[], const uint8_t *const ms
         for (size_t j = 0; j < nv; j++) {
             const __mmask8 in = (__mmask8)(c - 8 * j >= 8 ? 0xff : (1u << (c - 8 * j)) - 1);
             lv[j] = _mm512_maskz_loadu_epi64(in, lens + w + 8 * j);
-            __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(lv[j], _mm512_set1_epi64(15)), 4);
+            /* run_h: classes of two block counts, up to its 128 blocks
+             * (its groups order themselves) */
+            __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(lv[j], _mm512_set1_epi64(hio ? 31 : 15)),
+                                           hio ? 5 : 4);
             nb = _mm512_min_epu64(_mm512_max_epu64(nb, _mm512_set1_epi64(1)),
                                   _mm512_set1_epi64(64));
             /* a length near 2^64 wraps in the add: it is past max_len,
