@@ -33,6 +33,13 @@
  * span two cache lines, and the low twelve bits of two addresses decide
  * whether the core takes a load for a read of an earlier store (4K
  * aliasing).
+ * --aead A times the AEAD tag instead (polymac_aead_auth of A bytes of
+ * AAD and a ciphertext of SIZE bytes; with a batch mode polymac_aead_*
+ * of packets with A bytes of AAD each, and --vs-loop then compares
+ * polymac_aead_verify one by one with polymac_aead_verify_batch);
+ * --aead-vs-auth A, with the same library twice: old runs polymac_auth of
+ * the padded layout, new polymac_aead_auth (old/new above 1: the AEAD
+ * tag costs less).
  * Whole `polymac bench` runs cannot show a few percent on a shared host;
  * this can (docs/performance.md).
  */
@@ -62,6 +69,11 @@ struct lib {
     int (*verify)(const uint8_t *, const void *, size_t, const uint8_t *);
     int (*vbatch)(const uint8_t *const *, const void *const *, const size_t *,
                   const uint8_t *const *, size_t, int *);
+    int (*aauth)(uint8_t *, const void *, size_t, const void *, size_t, const uint8_t *);
+    int (*averify)(const uint8_t *, const void *, size_t, const void *, size_t,
+                   const uint8_t *);
+    int (*avbatch)(const uint8_t *const *, const void *const *, const size_t *,
+                   const void *const *, const size_t *, const uint8_t *const *, size_t, int *);
 };
 
 static int load(struct lib *l)
@@ -79,6 +91,9 @@ static int load(struct lib *l)
     *(void **)&l->batch = dlsym(h, "polymac_auth_batch");
     *(void **)&l->verify = dlsym(h, "polymac_verify");
     *(void **)&l->vbatch = dlsym(h, "polymac_verify_batch");
+    *(void **)&l->aauth = dlsym(h, "polymac_aead_auth");
+    *(void **)&l->averify = dlsym(h, "polymac_aead_verify");
+    *(void **)&l->avbatch = dlsym(h, "polymac_aead_verify_batch");
     if (!l->auth || !l->init || !l->update || !l->final || !l->select) {
         fprintf(stderr, "polymac-ab: %s is not libpolymac\n", l->path);
         return -1;
@@ -99,6 +114,12 @@ static const uint8_t *bk[BATCH_MAX];
 static size_t bl[BATCH_MAX];
 static int verify;                /* --verify */
 static int bres[BATCH_MAX];
+static long aead = -1;            /* --aead, --aead-vs-auth: the AAD's bytes */
+static int aead_vs_auth;
+static uint8_t aad[4096], *padded;
+static size_t padlen;
+static const void *ba[BATCH_MAX];
+static size_t bal[BATCH_MAX];
 
 /* ticks for KEYS messages of len bytes, or for the round's batches */
 static uint64_t run(const struct lib *l, int which, size_t len)
@@ -107,7 +128,12 @@ static uint64_t run(const struct lib *l, int which, size_t len)
         const size_t reps = nbatch < KEYS ? KEYS / nbatch : 1;
         uint64_t t0 = test_ticks();
         for (size_t r = 0; r < reps; r++) {
-            if (verify && seq >> which & 1)
+            if (aead >= 0 && seq >> which & 1)
+                for (size_t i = 0; i < nbatch; i++)
+                    l->averify(bt[i], ba[i], bal[i], bm[i], bl[i], bk[i]);
+            else if (aead >= 0)
+                l->avbatch((const uint8_t *const *)bt, ba, bal, bm, bl, bk, nbatch, bres);
+            else if (verify && seq >> which & 1)
                 for (size_t i = 0; i < nbatch; i++)
                     l->verify(bt[i], bm[i], bl[i], bk[i]);
             else if (verify)
@@ -122,6 +148,14 @@ static uint64_t run(const struct lib *l, int which, size_t len)
     }
     uint64_t t0 = test_ticks();
     for (int i = 0; i < KEYS; i++) {
+        if (aead >= 0 && aead_vs_auth && which == 0) {
+            l->auth(tag, padded, padlen, keys[i]);
+            continue;
+        }
+        if (aead >= 0) {
+            l->aauth(tag, aad, (size_t)aead, msg, len, keys[i]);
+            continue;
+        }
         if (!piece) {
             l->auth(tag, msg, len, keys[i]);
             continue;
@@ -144,6 +178,7 @@ static int cmpu(const void *a, const void *b)
 static int usage(void)
 {
     fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--verify] "
+                    "[--aead A | --aead-vs-auth A] "
                     "[--state-at OFF] "
                     "[--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...\n");
     return 2;
@@ -169,6 +204,10 @@ int main(int argc, char **argv)
             nbatch = strtoul(argv[a + 1], NULL, 10);
             seq = !strcmp(argv[a], "--seq") ? 3 : !strcmp(argv[a], "--vs-loop") ? 1 : 0;
         }
+        else if (!strcmp(argv[a], "--aead") || !strcmp(argv[a], "--aead-vs-auth")) {
+            aead = strtol(argv[a + 1], NULL, 10);
+            aead_vs_auth = !strcmp(argv[a], "--aead-vs-auth");
+        }
         else if (!strcmp(argv[a], "--backend"))
             backend = argv[a + 1];
         else if (!strcmp(argv[a], "--state-at"))
@@ -189,8 +228,13 @@ int main(int argc, char **argv)
             return 1;
         }
     if (state_at > 4095 || (state_at >= 0 && state_at % 8) || msg_at < 0 || msg_at > 4095 ||
-        nbatch > BATCH_MAX || (nbatch && piece))
+        nbatch > BATCH_MAX || (nbatch && piece) || aead > (long)sizeof aad ||
+        (aead >= 0 && (piece || (aead_vs_auth && nbatch))))
         return usage();
+    if (aead >= 0 && (!lib[0].aauth || !lib[1].aauth)) {
+        fprintf(stderr, "polymac-ab: --aead needs polymac_aead_auth in both builds\n");
+        return 1;
+    }
     if ((nbatch && (!lib[0].batch || !lib[1].batch)) || (verify && !nbatch) ||
         (verify && (!lib[0].vbatch || !lib[1].vbatch))) {
         fprintf(stderr, "polymac-ab: --batch needs polymac_auth_batch in both builds, "
@@ -198,7 +242,8 @@ int main(int argc, char **argv)
         return 1;
     }
     uint8_t *pages = aligned_alloc(4096, MAXLEN + 4096);
-    if (!pages)
+    padded = aligned_alloc(4096, MAXLEN + 8192);
+    if (!pages || !padded)
         return 1;
     msg = pages + msg_at;
     if (state_at >= 0) {
@@ -213,9 +258,13 @@ int main(int argc, char **argv)
             keys[i][j] = (uint8_t)rand();
     for (size_t i = 0; i < MAXLEN; i++)
         msg[i] = (uint8_t)rand();
+    for (size_t i = 0; i < sizeof aad; i++)
+        aad[i] = (uint8_t)rand();
     for (size_t i = 0; i < nbatch; i++) {
         bt[i] = btags[i];
         bk[i] = keys[i % KEYS];
+        ba[i] = aad;
+        bal[i] = aead >= 0 ? (size_t)aead : 0;
     }
     printf("ticks per %s (%s), old = %s, new = %s%s%s; messages at byte %ld of a page",
            nbatch ? "batch" : "message",
@@ -231,6 +280,11 @@ int main(int argc, char **argv)
                                   : ", polymac_auth_batch")
                     : ", one-shot",
            backend ? ", one kernel" : "", msg_at);
+    if (aead >= 0)
+        printf(aead_vs_auth ? ", old: polymac_auth of the padded layout, new: polymac_aead_auth "
+                              "with %ld bytes of AAD"
+                            : ", AEAD with %ld bytes of AAD",
+               aead);
     if (piece)
         printf(state_at >= 0 ? ", state at byte %ld of a page" : ", state on the stack", state_at);
     if (verify)
@@ -262,9 +316,23 @@ int main(int argc, char **argv)
         }
         if (off > MAXLEN)
             return usage();
-        if (verify)                     /* the right tags, to be verified */
+        if (aead >= 0 && nbatch)        /* AEAD batches verify the right tags */
+            for (size_t i = 0; i < nbatch; i++)
+                lib[0].aauth(bt[i], ba[i], bal[i], bm[i], bl[i], bk[i]);
+        else if (verify)                /* the right tags, to be verified */
             for (size_t i = 0; i < nbatch; i++)
                 lib[0].auth(bt[i], bm[i], bl[i], bk[i]);
+        if (aead >= 0) {                /* the padded layout, for --aead-vs-auth */
+            const size_t a16 = ((size_t)aead + 15) / 16 * 16, c16 = (len + 15) / 16 * 16;
+            memset(padded, 0, a16 + c16 + 16);
+            memcpy(padded, aad, (size_t)aead);
+            memcpy(padded + a16, msg, len);
+            for (int b = 0; b < 8; b++) {
+                padded[a16 + c16 + b] = (uint8_t)((uint64_t)aead >> (8 * b));
+                padded[a16 + c16 + 8 + b] = (uint8_t)((uint64_t)len >> (8 * b));
+            }
+            padlen = a16 + c16 + 16;
+        }
         run(&lib[0], 0, len);
         run(&lib[1], 1, len);
         for (int r = 0; r < ROUNDS; r++) {

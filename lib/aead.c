@@ -16,71 +16,140 @@
 #endif
 
 /*
- * The padded layout is never built: the kernel absorbs the caller's AAD
- * and ciphertext where they lie, in whole blocks, and only each one's
- * last partial block and the lengths go through a 32-byte block buffer b
- * (zeros after the bytes, hibit 1: unlike Poly1305's own final padding).
- * One absorb, two sinks: SINK(p, nblocks) is a kernel's blocks, or the
- * radix-2^64 code the short messages run (as polymac_auth's below
- * POLYMAC_AUTH_MIN).  A macro, so that the radix-2^64 sink's h and r are
- * plain locals, not a context reached through a pointer.
+ * The padded layout is never built: it is described as spans of whole
+ * blocks (kernel.h), the caller's AAD and ciphertext where they lie, and
+ * only each one's last partial block and the lengths in a 48-byte block
+ * buffer b (zeros after the bytes, hibit 1: unlike Poly1305's own final
+ * padding).  Empty spans are left out: at most four, at least one (the
+ * lengths).
  */
-#define AEAD_ABSORB(SINK, b, aad, alen, ct, clen)                                  \
-    do {                                                                           \
-        size_t n_ = 0;                                                             \
-        if ((alen) >= 16)                                                          \
-            SINK((aad), (alen) / 16);                                              \
-        if ((alen) % 16) {                                                         \
-            pad_zeros((b), (aad) + ((alen) - (alen) % 16), (alen) % 16);           \
-            SINK((b), 1);                                                          \
-        }                                                                          \
-        if ((clen) >= 16)                                                          \
-            SINK((ct), (clen) / 16);                                               \
-        if ((clen) % 16) {                                                         \
-            pad_zeros((b), (ct) + ((clen) - (clen) % 16), (clen) % 16);            \
-            n_ = 1;                                                                \
-        }                                                                          \
-        polymac_store64le((b) + 16 * n_, (uint64_t)(alen));                        \
-        polymac_store64le((b) + 16 * n_ + 8, (uint64_t)(clen));                    \
-        SINK((b), n_ + 1);                                                         \
-        polymac_wipe((b), 32);                                                     \
-    } while (0)
+#define AEAD_SPANS 4
+#define AEAD_BUF 48
 
-/* zeros after the bytes: the block buffer's half holds rest (1..15)
- * bytes of p, then zeros */
+/* n (0..7) bytes at p as a little-endian word, reading no byte past them */
+static inline uint64_t load_partial(const uint8_t *p, size_t n)
+{
+    uint64_t v = 0;
+    size_t o = 0;
+    if (n & 4) {
+        v = polymac_load32le(p);
+        o = 4;
+    }
+    if (n & 2) {
+        v |= (uint64_t)(p[o] | (unsigned)p[o + 1] << 8) << (8 * o);
+        o += 2;
+    }
+    if (n & 1)
+        v |= (uint64_t)p[o] << (8 * o);
+    return v;
+}
+
+/* zeros after the bytes: b holds rest (1..15) bytes of p, then zeros.
+ * Built in two words and stored as such, so that the block loop's word
+ * loads take them from the store buffer (bytes copied there, a memcpy's
+ * overlapping stores, made each load wait for the stores to retire: about
+ * 30 cycles a tag). */
 static inline void pad_zeros(uint8_t b[16], const uint8_t *p, size_t rest)
 {
-    memset(b, 0, 16);
-    memcpy(b, p, rest);
+    uint64_t lo, hi = 0;
+    if (rest >= 8) {
+        lo = polymac_load64le(p);
+        hi = load_partial(p + 8, rest - 8);
+    } else {
+        lo = load_partial(p, rest);
+    }
+    polymac_store64le(b, lo);
+    polymac_store64le(b + 8, hi);
+}
+
+/* The AAD's spans (none, one or two), its padded block in b */
+static inline size_t spans_aad(struct polymac_span *sp, uint8_t b[16], const uint8_t *aad,
+                               size_t alen)
+{
+    size_t n = 0;
+    if (alen >= 16)
+        sp[n++] = (struct polymac_span){aad, alen / 16};
+    if (alen % 16) {
+        pad_zeros(b, aad + (alen - alen % 16), alen % 16);
+        sp[n++] = (struct polymac_span){b, 1};
+    }
+    return n;
+}
+
+/* The span after the ciphertext's whole blocks: its padded block, if
+ * any, and the lengths, in b */
+static inline struct polymac_span span_tail(uint8_t b[32], const uint8_t *ct, size_t clen,
+                                            size_t alen)
+{
+    const size_t t = clen % 16 != 0;
+    if (t)
+        pad_zeros(b, ct + (clen - clen % 16), clen % 16);
+    polymac_store64le(b + 16 * t, (uint64_t)alen);
+    polymac_store64le(b + 16 * t + 8, (uint64_t)clen);
+    return (struct polymac_span){b, t + 1};
+}
+
+static inline size_t aead_spans(struct polymac_span sp[AEAD_SPANS], uint8_t b[AEAD_BUF],
+                                const uint8_t *aad, size_t alen, const uint8_t *ct,
+                                size_t clen)
+{
+    size_t n = spans_aad(sp, b, aad, alen);
+    if (clen >= 16)
+        sp[n++] = (struct polymac_span){ct, clen / 16};
+    sp[n++] = span_tail(b + 16, ct, clen, alen);
+    return n;
 }
 
 /* Through k's init, blocks and emit, out of line for the same reason as
  * polymac.c's auth_blocks (the 1 KiB kernel state); the dead stack is
  * zeroed from the frame the kernel calls were made from. */
 __attribute__((noinline)) static void aead_blocks(const struct polymac_kernel *k,
-                                                  uint8_t tag[16], const uint8_t *aad,
-                                                  size_t alen, const uint8_t *ct, size_t clen,
+                                                  uint8_t tag[16],
+                                                  const struct polymac_span sp[], size_t n,
                                                   const uint8_t key[32])
 {
     _Alignas(POLYMAC_KS_ALIGN) unsigned char ks[POLYMAC_KS_BYTES];
-    uint8_t b[32];
     polymac_kernel_init(k, ks, key);
-#define KERNEL_SINK(p, n) k->blocks(ks, (p), (n), 1)
-    AEAD_ABSORB(KERNEL_SINK, b, aad, alen, ct, clen);
-#undef KERNEL_SINK
+    for (size_t i = 0; i < n; i++)
+        k->blocks(ks, sp[i].p, sp[i].nblocks, 1);
     k->emit(ks, tag, key + 16);
     polymac_wipe_dead_stack(k);
 }
 
 #ifdef POLYMAC_HAVE_R64
-/* The radix-2^64 code, h and r in locals as in polymac_r64_auth.  Four
- * block loops keep more live than the registers hold, so GCC spills r,
- * 5 r1 / 4 and h into the frame (test_stack finds them), on x86-64 as
- * elsewhere: out of line, and its dead frame zeroed right after, as deep
- * as AEAD_R64_STACK_BYTES (on x86-64 six pushes, the return address and
- * a frame of at most 120 bytes, GCC 12 and clang 14, release and debug
- * builds: rounded up with room; elsewhere r64.h's depth for its one-shot,
- * whose frames these match). */
+/* The radix-2^64 code over the spans from h = hv[0..3), h and r in
+ * locals as in polymac_r64_auth, one block loop for all spans; then the
+ * tag into tag, or without one (the batch's AAD) h folded into hv (h2 <=
+ * 4: kernel.h's h record). */
+static inline __attribute__((always_inline)) void
+r64_spans(uint8_t *tag, uint64_t hv[3], const struct polymac_span sp[], size_t n,
+          const uint8_t key[32])
+{
+    uint64_t h[3] = {hv[0], hv[1], hv[2]}, r0, r1;
+    polymac_clamp64(&r0, &r1, key);
+    for (size_t i = 0; i < n; i++)
+        polymac_r64_core(h, r0, r1, sp[i].p, sp[i].nblocks, 1);
+    if (tag)
+        polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+    else
+        polymac_r64_fold(hv, h[0], h[1], h[2]);
+}
+
+/* r64_spans under the stack rule, as polymac_r64_oneshot: inline where
+ * the block loop is assembly (h, r and the key stay in registers:
+ * test_stack), else out of line with its dead frame zeroed right after,
+ * as deep as AEAD_R64_STACK_BYTES (on x86-64, the C loop: six pushes,
+ * the return address and a frame of at most 120 bytes, GCC 12 and
+ * clang 14, rounded up with room; elsewhere r64.h's depth for its
+ * one-shot, whose frames these match). */
+#ifdef POLYMAC_R64_ASM
+static inline __attribute__((always_inline)) void
+r64_spans_oneshot(uint8_t *tag, uint64_t hv[3], const struct polymac_span sp[], size_t n,
+                  const uint8_t key[32])
+{
+    r64_spans(tag, hv, sp, n, key);
+}
+#else
 #if defined(__x86_64__)
 #define AEAD_R64_STACK_BYTES 256
 #elif defined(POLYMAC_R64_STACK_BYTES)
@@ -88,43 +157,47 @@ __attribute__((noinline)) static void aead_blocks(const struct polymac_kernel *k
 #else
 #define AEAD_R64_STACK_BYTES 512
 #endif
-__attribute__((noinline)) static void r64_aead_frame(uint8_t tag[16], const uint8_t *aad,
-                                                     size_t alen, const uint8_t *ct,
-                                                     size_t clen, const uint8_t key[32])
+__attribute__((noinline)) static void r64_spans_frame(uint8_t *tag, uint64_t hv[3],
+                                                      const struct polymac_span sp[],
+                                                      size_t n, const uint8_t key[32])
 {
-    uint64_t h[3] = {0, 0, 0}, r0, r1;
-    uint8_t b[32];
-    polymac_clamp64(&r0, &r1, key);
-#define R64_SINK(p, n) polymac_r64_core(h, r0, r1, (p), (n), 1)
-    AEAD_ABSORB(R64_SINK, b, aad, alen, ct, clen);
-#undef R64_SINK
-    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+    r64_spans(tag, hv, sp, n, key);
 }
 
-static inline void r64_aead_oneshot(uint8_t tag[16], const uint8_t *aad, size_t alen,
-                                    const uint8_t *ct, size_t clen, const uint8_t key[32])
+static inline void r64_spans_oneshot(uint8_t *tag, uint64_t hv[3],
+                                     const struct polymac_span sp[], size_t n,
+                                     const uint8_t key[32])
 {
-    r64_aead_frame(tag, aad, alen, ct, clen, key);
+    r64_spans_frame(tag, hv, sp, n, key);
     polymac_burn_stack(AEAD_R64_STACK_BYTES);
 }
 #endif
+#endif
 
-/* One tag with kernel k: the padded layout under POLYMAC_AUTH_MIN bytes
- * in radix 2^64 where k has an auth (polymac_auth's rule), else k's
- * blocks. */
+/* One tag with kernel k: where k has an auth, the padded layout under
+ * POLYMAC_AUTH_MIN bytes in radix 2^64 inline (polymac_auth's rule), and
+ * longer ones through k's auth_spans, which may leave them to the same
+ * code; else k's blocks. */
 static inline __attribute__((always_inline)) void aead_one(const struct polymac_kernel *k,
                                                            uint8_t tag[16], const uint8_t *aad,
                                                            size_t alen, const uint8_t *ct,
                                                            size_t clen, const uint8_t key[32])
 {
+    uint8_t b[AEAD_BUF];
+    struct polymac_span sp[AEAD_SPANS];
+    const size_t n = aead_spans(sp, b, aad, alen, ct, clen);
 #ifdef POLYMAC_HAVE_R64
-    if (k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
-        && (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16) {
-        r64_aead_oneshot(tag, aad, alen, ct, clen, key);
-        return;
-    }
+    const int brief = k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
+                      && (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16;
+    uint64_t h[3] = {0, 0, 0};
+    if (brief || (k->auth_spans && k->auth_spans(tag, sp, n, key)))
+        r64_spans_oneshot(tag, h, sp, n, key);
+    else if (!k->auth_spans)
+        aead_blocks(k, tag, sp, n, key);
+#else
+    aead_blocks(k, tag, sp, n, key);
 #endif
-    aead_blocks(k, tag, aad, alen, ct, clen, key);
+    polymac_wipe(b, sizeof b);
 }
 
 /* polymac_aead_auth's work into tag (never NULL here) with the active
@@ -306,11 +379,17 @@ size_t polymac_aead_statebytes(void)
 }
 
 /*
- * The batch calls: every entry checked first, then each tag with the
- * kernel polymac_aead_auth uses.  The kernels' lanes (lib/kernel.h) take
- * one contiguous message per lane, which the padded layout is not (the
- * AAD and the ciphertext lie apart): the entries run one after another.
+ * The batch calls: every entry checked first, then the tags with the
+ * kernel polymac_aead_auth uses, AEAD_RUN entries at a time: through its
+ * lanes' run_h (kernel.h) where it has one, each packet's ciphertext
+ * whole blocks in the lanes, its AAD before and its padded block and
+ * lengths after in radix 2^64; the entries the lanes do not take (no
+ * whole block of ciphertext, or more than max_len_h), or all of a run
+ * with fewer than the lanes ask (min_same of one length, else
+ * min_mixed), one by one.
  */
+#define AEAD_RUN 64
+
 static int bad_entries(const void *const tags[], const void *const aads[],
                        const size_t aadlens[], const void *const cts[], const size_t ctlens[],
                        const uint8_t *const keys[], size_t n)
@@ -321,6 +400,110 @@ static int bad_entries(const void *const tags[], const void *const aads[],
     for (size_t i = 0; i < n; i++)
         bad |= !tags[i] || !keys[i] || (!aads[i] && aadlens[i]) || (!cts[i] && ctlens[i]);
     return bad;
+}
+
+/* aead_one out of line, for the batch: its radix-2^64 code keeps h and
+ * r in registers in a frame of its own (inlined into the batch loops,
+ * GCC spilled 5 r1 / 4 there: test_stack). */
+__attribute__((noinline)) static void aead_one_call(const struct polymac_kernel *k,
+                                                    uint8_t tag[16], const uint8_t *aad,
+                                                    size_t alen, const uint8_t *ct,
+                                                    size_t clen, const uint8_t key[32])
+{
+    aead_one(k, tag, aad, alen, ct, clen, key);
+}
+
+#ifdef POLYMAC_HAVE_R64
+/* The radix-2^64 parts of the packets at[0..m) that the lanes take: with
+ * tags NULL, each one's AAD from h = 0 into its h record; else its padded
+ * block and lengths from its record on, and its tag.  Out of line, its
+ * frame zeroed after, AEAD_PART_STACK deep (the loop around the block
+ * loop keeps 5 r1 / 4 in it: test_stack; x86-64, GCC 12: six pushes, the
+ * return address and a frame of 88 bytes, rounded up with room). */
+#define AEAD_PART_STACK 512
+__attribute__((noinline)) static void aead_r64_part(uint64_t rec[][4], uint8_t *const tags[],
+                                                    const void *const aads[],
+                                                    const size_t alens[],
+                                                    const void *const cts[],
+                                                    const size_t clens[],
+                                                    const uint8_t *const keys[],
+                                                    const size_t at[], size_t m)
+{
+    for (size_t j = 0; j < m; j++) {
+        const size_t i = at[j];
+        uint8_t b[32];
+        struct polymac_span sp[2];
+        size_t ns = 1;
+        if (tags) {
+            sp[0] = span_tail(b, (const uint8_t *)cts[i], clens[i], alens[i]);
+        } else {
+            rec[j][0] = rec[j][1] = rec[j][2] = rec[j][3] = 0;
+            ns = spans_aad(sp, b, aads[i], alens[i]);
+        }
+        if (ns)
+            r64_spans_oneshot(tags ? tags[i] : NULL, rec[j], sp, ns, keys[i]);
+    }
+}
+
+/* The tags of n <= AEAD_RUN entries, at least enough of them for the
+ * lanes (at[0..m): their indices, ml their whole blocks' bytes), the
+ * others before them one by one.  Out of line: the h records (key-derived,
+ * wiped) and the arrays stay out of the callers' frames. */
+__attribute__((noinline)) static void
+aead_lanes(const struct polymac_kernel *k, uint8_t *const tags[], const void *const aads[],
+           const size_t alens[], const void *const cts[], const size_t clens[],
+           const uint8_t *const keys[], size_t n, const size_t at[], const size_t ml[],
+           size_t m)
+{
+    _Alignas(64) uint64_t rec[AEAD_RUN][4];
+    uint8_t *hp[AEAD_RUN];
+    const uint8_t *mp[AEAD_RUN], *kp[AEAD_RUN];
+    for (size_t i = 0, j = 0; i < n; i++) {
+        if (j < m && at[j] == i)
+            j++;
+        else
+            aead_one_call(k, tags[i], aads[i], alens[i], cts[i], clens[i], keys[i]);
+    }
+    for (size_t j = 0; j < m; j++) {
+        hp[j] = (uint8_t *)rec[j];
+        mp[j] = cts[at[j]];
+        kp[j] = keys[at[j]];
+    }
+    aead_r64_part(rec, NULL, aads, alens, cts, clens, keys, at, m);
+    polymac_burn_stack(AEAD_PART_STACK);
+    k->lanes->run_h(hp, mp, ml, kp, m);
+    polymac_wipe_dead_stack(k);
+    aead_r64_part(rec, tags, aads, alens, cts, clens, keys, at, m);
+    polymac_burn_stack(AEAD_PART_STACK);
+    polymac_wipe(rec, sizeof rec[0] * m);
+}
+#endif
+
+/* The tags of n <= AEAD_RUN entries into tags[i]. */
+static void aead_run(const struct polymac_kernel *k, uint8_t *const tags[],
+                     const void *const aads[], const size_t alens[], const void *const cts[],
+                     const size_t clens[], const uint8_t *const keys[], size_t n)
+{
+#ifdef POLYMAC_HAVE_R64
+    const struct polymac_lanes *l = k->lanes;
+    if (l && l->run_h) {
+        size_t at[AEAD_RUN], ml[AEAD_RUN], m = 0, diff = 0;
+        for (size_t i = 0; i < n; i++) {
+            const size_t whole = clens[i] - clens[i] % 16;
+            if (whole >= 16 && whole <= l->max_len_h) {
+                ml[m] = whole;
+                diff |= whole ^ ml[0];
+                at[m++] = i;
+            }
+        }
+        if (m && m >= (diff ? l->min_mixed : l->min_same)) {
+            aead_lanes(k, tags, aads, alens, cts, clens, keys, n, at, ml, m);
+            return;
+        }
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        aead_one_call(k, tags[i], aads[i], alens[i], cts[i], clens[i], keys[i]);
 }
 
 int polymac_aead_auth_batch(uint8_t *const tags[], const void *const aads[],
@@ -334,8 +517,10 @@ int polymac_aead_auth_batch(uint8_t *const tags[], const void *const aads[],
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    for (size_t i = 0; i < n; i++)
-        aead_one(k, tags[i], aads[i], aadlens[i], cts[i], ctlens[i], keys[i]);
+    for (size_t w = 0; w < n; w += AEAD_RUN) {
+        const size_t c = n - w < AEAD_RUN ? n - w : AEAD_RUN;
+        aead_run(k, tags + w, aads + w, aadlens + w, cts + w, ctlens + w, keys + w, c);
+    }
     return POLYMAC_OK;
 }
 
@@ -351,14 +536,20 @@ int polymac_aead_verify_batch(const uint8_t *const tags[], const void *const aad
     const struct polymac_kernel *k = polymac_active();
     if (!k)
         return POLYMAC_ENOKERNEL;
-    uint8_t mine[16];
+    uint8_t mine[AEAD_RUN][16], *mp[AEAD_RUN];
+    const size_t most = n < AEAD_RUN ? n : AEAD_RUN;
+    for (size_t i = 0; i < most; i++)
+        mp[i] = mine[i];
     int acc = 0;
     /* every tag computed and compared; no early exit on a mismatch */
-    for (size_t i = 0; i < n; i++) {
-        aead_one(k, mine, aads[i], aadlens[i], cts[i], ctlens[i], keys[i]);
-        results[i] = polymac_compare_tags(mine, tags[i]);
-        acc |= results[i];
+    for (size_t w = 0; w < n; w += AEAD_RUN) {
+        const size_t c = n - w < AEAD_RUN ? n - w : AEAD_RUN;
+        aead_run(k, mp, aads + w, aadlens + w, cts + w, ctlens + w, keys + w, c);
+        for (size_t i = 0; i < c; i++) {
+            results[w + i] = polymac_compare_tags(mine[i], tags[w + i]);
+            acc |= results[w + i];
+        }
     }
-    polymac_wipe(mine, sizeof mine);
+    polymac_wipe(mine, 16 * most);
     return acc;
 }

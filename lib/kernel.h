@@ -18,6 +18,15 @@
  * blocks, so the front end runs shorter ones itself, without the call. */
 #define POLYMAC_AUTH_MIN 128
 
+/* A run of whole blocks at p, all with hibit 1: a message of auth_spans
+ * is the concatenation of its spans (the AEAD layout of RFC 8439
+ * section 2.8: the AAD's whole blocks, its padded last block, the
+ * ciphertext's whole blocks, its padded last block and the lengths). */
+struct polymac_span {
+    const uint8_t *p;
+    size_t nblocks;
+};
+
 /*
  * ks is plain data the front end may move with memcpy between calls (no
  * pointers); any byte pattern in it is safe to run (flags are compared,
@@ -29,7 +38,7 @@
  * left in the dead stack below it.  A kernel whose functions zero their
  * own dead frames declares stack_bytes 0; otherwise the front end zeroes
  * stack_bytes below its frame after every call of init, blocks, emit and
- * lanes->run.  auth always zeroes its own.
+ * lanes->run.  auth and auth_spans always zero their own.
  */
 struct polymac_kernel {
     const char *name;          /* "x86-avx2" */
@@ -43,6 +52,13 @@ struct polymac_kernel {
      * the front end runs init, blocks and emit.  Messages shorter than
      * POLYMAC_AUTH_MIN run the front end's radix-2^64 one-shot instead. */
     int (*auth)(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
+    /* Optional one-shot of a message made of n >= 1 spans (at most four,
+     * any nblocks, 0 allowed): writes its tag under key and returns 0, or
+     * returns 1 having written nothing, and the front end runs the
+     * radix-2^64 one-shot over the spans (the kernel's threshold, as in
+     * auth).  Without it the front end runs init, blocks and emit. */
+    int (*auth_spans)(uint8_t tag[16], const struct polymac_span sp[], size_t n,
+                      const uint8_t key[32]);
     uint32_t stack_bytes;
     const struct polymac_lanes *lanes;     /* optional batch capability */
 };
@@ -62,6 +78,16 @@ struct polymac_lanes {
     size_t max_len;
     size_t min_same, min_mixed;
     size_t reads_first;
+    /* Optional, the AEAD batch's: as run, but message i is whole blocks
+     * (lens[i] a multiple of 16, 16 <= lens[i] <= max_len_h) and hs[i]
+     * a 32-byte h record, 64-bit words h0, h1, h2 (h2 <= 4), 0, that lane
+     * i starts from and where it leaves its h (partially reduced, h2
+     * small), no s added: the front end runs the AAD before and the
+     * padded blocks and the lengths after in radix 2^64.  The records
+     * lie apart from the inputs. */
+    void (*run_h)(uint8_t *const hs[], const uint8_t *const msgs[], const size_t lens[],
+                  const uint8_t *const keys[], size_t n);
+    size_t max_len_h;
 };
 
 #endif

@@ -306,10 +306,12 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
 }
 
 /*
- * The vector part of a one-shot message (polymac_auth_x86_avx512ifma):
- * its n = nblocks = 16 G + k whole blocks from h = 0, with the powers made
- * here and held in registers, and the lanes summed at once into limbs l
- * for polymac_r64_from_r44:
+ * The vector part of a one-shot message (polymac_auth_x86_avx512ifma,
+ * and a long span of polymac_auth_spans_x86_avx512ifma): its n = nblocks
+ * = 16 G + k whole blocks from h = l (radix 2^44, from polymac_r64_to_r44,
+ * joined to lane 0, the first block), with the powers made here (or
+ * loaded, when an earlier span made them) and held in registers, and the
+ * lanes summed at once into limbs l for polymac_r64_from_r44:
  *   G = 0: (a break-even below 16 blocks) block j goes to lane j (of A
  *          for j < 8, else of B), the other lanes hold 0, and lane j is
  *          multiplied by r^(n - j).
@@ -330,11 +332,18 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
     const size_t k = nblocks % 16, groups = nblocks / 16;
     struct ifma_pow pa, pb, p16;
     struct ifma_h a, b;
+    const struct ifma_h x = ifma_lane0(l);
 
-    ifma_powers(st, &pa, &pb, &p16);
+    if (st->sm.powers >= IFMA_LEVEL) {
+        pa = ifma_loadpow(st, 0);
+        pb = ifma_loadpow(st, 1);
+        p16 = ifma_p16mem(st);
+    } else {
+        ifma_powers(st, &pa, &pb, &p16);
+    }
     if (groups == 0) {
         /* lane j needs r^(k - j), element 16 - k + j of pa || pb */
-        a = ifma_load_part(in, k < 8 ? k : 8, hb);
+        a = ifma_add(x, ifma_load_part(in, k < 8 ? k : 8, hb));
         if (k > 8) {
             b = ifma_load_part(in + 128, k - 8, hb);
             ifma_final(a, ifma_shiftpow(&pa, &pb, 16 - (unsigned)k),
@@ -347,7 +356,7 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
     }
     if (k > 0) {
         const struct ifma_pow pk = ifma_bcast(&pa, &pb, (unsigned)k);
-        a = ifma_load_part(in, k < 8 ? k : 8, hb);
+        a = ifma_add(x, ifma_load_part(in, k < 8 ? k : 8, hb));
         a = ifma_mulred(a, pk, ifma_load8_acc(in + 16 * k, hb));
         if (k > 8) {
             b = ifma_load_part(in + 128, k - 8, hb);
@@ -356,7 +365,7 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
             b = ifma_load8(in + 16 * k + 128, hb);
         }
     } else {
-        a = ifma_load8(in, hb);
+        a = ifma_add(x, ifma_load8(in, hb));
         b = ifma_load8(in + 128, hb);
     }
     in += 16 * k + 256;
@@ -671,8 +680,9 @@ static __attribute__((noinline)) void ifma_auth_vector(uint8_t tag[16], const ui
     uint8_t last[16];
     if (rest)
         polymac_pad_last(last, msg + (len - rest), rest);
-    uint64_t l[3];
+    uint64_t l[3] = {0, 0, 0};
     polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
+    st->sm.powers = 0;
     if (nblocks / 16 > IFMA_PAIRS_MIN)
         ifma_oneshot_long(st, msg, nblocks, l);
     else
@@ -698,6 +708,59 @@ static int polymac_auth_x86_avx512ifma(uint8_t tag[16], const uint8_t *msg, size
     return 0;
 }
 
+/*
+ * The one-shot of a message in spans (kernel.h: auth_spans, the AEAD
+ * layout): each span of the cold break-even or more through ifma_oneshot,
+ * h joining lane 0 of its first block, the others (the AEAD's short AAD,
+ * padded blocks and lengths) through the scalar code; between spans h is
+ * in radix 2^64 in the state, which holds r and, after the first vector
+ * span, the powers for the next, and is wiped as ifma_auth_vector's.
+ */
+static __attribute__((noinline)) void ifma_spans_vector(uint8_t tag[16],
+                                                        const struct polymac_span sp[],
+                                                        size_t n, const uint8_t key[32],
+                                                        size_t cold)
+{
+    _Alignas(POLYMAC_KS_ALIGN) struct ifma_state st_;
+    struct ifma_state *st = &st_;
+    struct polymac_r64 *sc = &st->sm.sc;
+    polymac_r64_init(sc, key);
+    st->sm.powers = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t nb = sp[i].nblocks;
+        if (nb < cold) {
+            polymac_r64_blocks(sc, sp[i].p, nb, 1);
+            continue;
+        }
+        uint64_t l[3];
+        polymac_r64_to_r44(sc, l);
+        if (nb / 16 > IFMA_PAIRS_MIN)
+            ifma_oneshot_long(st, sp[i].p, nb, l);
+        else
+            ifma_oneshot_short(st, sp[i].p, nb, l);
+        ifma_burn();
+        polymac_r64_from_r44(sc, l);
+        polymac_wipe(l, sizeof l);
+    }
+    polymac_r64_tag(sc, tag, key + 16);
+    ifma_wipe(st, offsetof(struct ifma_state, v));
+}
+
+/* Below the cold break-even in every span, the front end's radix-2^64
+ * one-shot (as polymac_auth_x86_avx512ifma's). */
+static int polymac_auth_spans_x86_avx512ifma(uint8_t tag[16], const struct polymac_span sp[],
+                                             size_t n, const uint8_t key[32])
+{
+    const size_t cold = POLYMAC_IFMA_COLD;
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        longest = sp[i].nblocks > longest ? sp[i].nblocks : longest;
+    if (longest < cold)
+        return 1;
+    ifma_spans_vector(tag, sp, n, key, cold);
+    return 0;
+}
+
 /* the batch entry, on the arithmetic above */
 #include "poly1305_x86_avx512ifma_lanes.h"
 
@@ -710,6 +773,7 @@ const struct polymac_kernel polymac_kernel_x86_avx512ifma = {
     .blocks = polymac_blocks_x86_avx512ifma,
     .emit = polymac_emit_x86_avx512ifma,
     .auth = polymac_auth_x86_avx512ifma,
+    .auth_spans = polymac_auth_spans_x86_avx512ifma,
     .stack_bytes = 0,
     .lanes = &ifma_lanes_entry,
 };

@@ -43,6 +43,16 @@
 #define IFMA_LANES_MAX 1024
 #endif
 
+/* The longest message of run_h, the AEAD batch's ciphertexts (whole
+ * blocks): a packet's alternative is its one-shot tag, not the one-shot
+ * vector path of a plain message, and QUIC's and WireGuard's packets are
+ * up to about 1.4 KiB.  At most 128 blocks: the window's classes. */
+#ifndef IFMA_LANES_H_MAX
+#define IFMA_LANES_H_MAX 2048
+#endif
+_Static_assert(IFMA_LANES_H_MAX >= IFMA_LANES_MAX && IFMA_LANES_H_MAX <= 2048,
+               "the zero blocks and the classes cover both");
+
 /* A set of eight lanes: h, r, and r^2 (a step takes two blocks). */
 struct ifma_lanes_set {
     struct ifma_h h;
@@ -143,6 +153,53 @@ IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *s, const uint8_t *const
     s->r2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
 }
 
+/* run_h's h records (kernel.h: h0, h1, h2 <= 4, 0 as 64-bit words) at
+ * q[j] as the lanes' h: limbs below 2^44, 2^44, 2^43, as a block. */
+IFMA_INLINE struct ifma_h ifma_lanes_hin(const uint8_t *const q[8])
+{
+    __m512i x, y, u, v;
+    ifma_lanes_gather(q, 0, &x, &y);
+    ifma_lanes_gather(q, 16, &u, &v);
+    const __m512i ilo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i h2 = _mm512_permutex2var_epi64(u, ilo, v);
+    return ifma_split(x, y, _mm512_slli_epi64(h2, 40));
+}
+
+/* The set's h as the steps left it, limb 0 carried into 1 and limb 1
+ * into 2 (ifma_carry leaves h0 uncarried, below 2^44 + 2^15): limbs
+ * below 2^44, 2^44 and 2^42 + 2^11 + 1. */
+IFMA_INLINE struct ifma_h ifma_lanes_carried(const struct ifma_lanes_set *s)
+{
+    const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
+    struct ifma_h h = s->h;
+    h.h1 = _mm512_add_epi64(h.h1, _mm512_srli_epi64(h.h0, 44));
+    h.h0 = _mm512_and_si512(h.h0, m44);
+    h.h2 = _mm512_add_epi64(h.h2, _mm512_srli_epi64(h.h1, 44));
+    h.h1 = _mm512_and_si512(h.h1, m44);
+    return h;
+}
+
+/* The lanes' h, carried, as h records into q[j] for j < n (partially
+ * reduced: below 2^131, h2 <= 4). */
+IFMA_INLINE void ifma_lanes_hout(const struct ifma_lanes_set *s, uint8_t *const q[],
+                                 const unsigned ord[], size_t n)
+{
+    const struct ifma_h c = ifma_lanes_carried(s);
+    const __m512i h0 = c.h0, h1 = c.h1, h2 = c.h2;
+    _Alignas(64) uint64_t w[3][8];
+    _mm512_store_si512((void *)w[0], _mm512_or_si512(h0, _mm512_slli_epi64(h1, 44)));
+    _mm512_store_si512((void *)w[1], _mm512_or_si512(_mm512_srli_epi64(h1, 20),
+                                                     _mm512_slli_epi64(h2, 24)));
+    _mm512_store_si512((void *)w[2], _mm512_srli_epi64(h2, 40));
+    for (unsigned j = 0; j < n; j++) {
+        uint64_t *o = (uint64_t *)(void *)q[ord ? ord[j] : j];
+        o[0] = w[0][j];
+        o[1] = w[1][j];
+        o[2] = w[2][j];
+    }
+    polymac_wipe(w, sizeof w);
+}
+
 /*
  * The tags of the set's eight lanes into t (lane j at t + 16 j): h as the
  * steps left it (h0 < 2^44, h1 < 2^44 + 2^8, h2 < 2^42) with limb 1
@@ -157,12 +214,8 @@ IFMA_INLINE void ifma_lanes_tags(const struct ifma_lanes_set *s, const uint8_t *
 {
     const __m512i m44 = _mm512_set1_epi64(IFMA_M44);
     const __m512i m42 = _mm512_set1_epi64(IFMA_M42);
-    __m512i h0 = s->h.h0, h1 = s->h.h1, h2 = s->h.h2;
-    /* ifma_carry leaves h0 uncarried (below 2^44 + 2^15) */
-    h1 = _mm512_add_epi64(h1, _mm512_srli_epi64(h0, 44));
-    h0 = _mm512_and_si512(h0, m44);
-    h2 = _mm512_add_epi64(h2, _mm512_srli_epi64(h1, 44));
-    h1 = _mm512_and_si512(h1, m44);
+    const struct ifma_h c = ifma_lanes_carried(s);
+    __m512i h0 = c.h0, h1 = c.h1, h2 = c.h2;
     /* g = h + 5 - 2^130 where that is not negative: then h >= p (g2
      * below 2^42 + 2, g below 2^131) */
     __m512i g0 = _mm512_add_epi64(h0, _mm512_set1_epi64(5));
@@ -249,15 +302,17 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, const uint8_t *const
  */
 IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16],
-                                 int square)
+                                 int square, const int hio)
 {
-    /* a full group reads the caller's arrays; a short one fills copies */
-    const uint8_t *pc[8], *kc[8];
+    /* a full group reads the caller's arrays; a short one fills copies
+     * (run_h: h records, the zero key's bytes for the unused lanes) */
+    const uint8_t *pc[8], *kc[8], *hc[8];
     const uint8_t *const *p = msgs, *const *kq = keys;
-    if (n < 8) {
+    if (n < 8 || hio) {
         for (unsigned l = 0; l < 8; l++) {
             pc[l] = msgs[l < n ? l : 0];
             kc[l] = l < n ? keys[l] : ifma_lanes_zero_key;
+            hc[l] = l < n ? out[l] : ifma_lanes_zero_key;
         }
         p = pc;
         kq = kc;
@@ -265,6 +320,8 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
     struct ifma_lanes_set a;
     const size_t full = len / 16, rest = len % 16;
     ifma_lanes_start(&a, kq, square);
+    if (hio)
+        a.h = ifma_lanes_hin(hc);
     const int mixed = square && rest && (full & 1);
     ifma_lanes_steps(&a, p, ifma_lanes_hb_full, full - mixed, square);
     if (rest) {
@@ -282,6 +339,10 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
             ifma_lanes_steps(&a, q, ifma_lanes_hb_pad, 1, 0);
         }
     }
+    if (hio) {
+        ifma_lanes_hout(&a, out, NULL, n);
+        return;
+    }
     _Alignas(64) uint8_t t[8][16];
     ifma_lanes_tags(&a, kq, t);
     for (unsigned j = 0; j < 8 && j < n; j++)
@@ -293,7 +354,7 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
  * the 2^128 bit 0 leave h at 0, as many as the longest message a group
  * may have (max_len; the front end and the self-test hand the lanes no
  * longer one). */
-static const uint8_t ifma_lanes_zeros[IFMA_LANES_MAX + 32] __attribute__((aligned(64)));
+static const uint8_t ifma_lanes_zeros[IFMA_LANES_H_MAX + 32] __attribute__((aligned(64)));
 
 /*
  * A group of n <= 8 messages of any lengths up to max_len, in
@@ -317,7 +378,7 @@ static const uint8_t ifma_lanes_zeros[IFMA_LANES_MAX + 32] __attribute__((aligne
  */
 IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const msgs[],
                                     const size_t lens[], const uint8_t *const keys[], size_t n,
-                                    uint8_t pad[8][16], const int sorted)
+                                    uint8_t pad[8][16], const int sorted, const int hio)
 {
     /* ord: entries by block count, longest first (insertion, stable),
      * unless the caller has ordered them */
@@ -340,7 +401,7 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
     const uint8_t *const zero = ifma_lanes_zeros;
     const uint8_t *p1[8], *p2[8], *last[8], *base[8];
     size_t z[8];
-    const uint8_t *kq[8];
+    const uint8_t *kq[8], *hq[8];
     uint8_t full = 0;                          /* lanes whose last block is full */
     for (unsigned l = 0; l < 8; l++) {
         const size_t len = l < n ? lens[ord[l]] : 0, rest = len % 16;
@@ -357,14 +418,20 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
         }
         full |= (uint8_t)((len && !rest) << l);
         kq[l] = l < n ? keys[ord[l]] : ifma_lanes_zero_key;
+        hq[l] = l < n ? out[ord[l]] : ifma_lanes_zero_key;
     }
     for (unsigned l = 0; l < 8; l++)
         p1[l] = p2[l] = zero;
     struct ifma_lanes_set a;
     ifma_lanes_start(&a, kq, 1);
     const __m512i hbit = ifma_bcastk(&ifma_k.hibit[1]);
-    struct ifma_h h = a.h;
-    unsigned k1 = 0, k2 = 0;
+    struct ifma_h h = a.h, hs = a.h;
+    /* run_h: a lane's h record joins its first block (the lane's h is 0
+     * until then), the steps where lanes join only: joined, the lanes
+     * that have */
+    if (hio)
+        hs = ifma_lanes_hin(hq);
+    unsigned k1 = 0, k2 = 0, joined = 0;
     for (size_t b = 0; b < t; b += 2) {
         /* the lanes whose messages start at block b or b + 1 join */
         for (; k1 < n && z[k1] <= b; k1++)
@@ -376,10 +443,25 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
         const __m512i hb1 = _mm512_maskz_mov_epi64((__mmask8)((1u << k1) - 1), hbit);
         const __m512i hb2 = _mm512_maskz_mov_epi64(
             end ? (__mmask8)full : (__mmask8)((1u << k2) - 1), hbit);
-        h = ifma_mul2red_t(ifma_add(h, ifma_lanes_blocks(q1, 16 * b, hb1)), a.r2,
-                           ifma_lanes_blocks(q2, 16 * b + 16, hb2), a.r);
+        struct ifma_h m2 = ifma_lanes_blocks(q2, 16 * b + 16, hb2);
+        if (hio && joined != (1u << k2) - 1) {
+            const __mmask8 j1 = (__mmask8)(((1u << k1) - 1) & ~joined);
+            const __mmask8 j2 = (__mmask8)(((1u << k2) - 1) & ~((1u << k1) - 1) & ~joined);
+            joined = (1u << k2) - 1;
+            h.h0 = _mm512_mask_add_epi64(h.h0, j1, h.h0, hs.h0);
+            h.h1 = _mm512_mask_add_epi64(h.h1, j1, h.h1, hs.h1);
+            h.h2 = _mm512_mask_add_epi64(h.h2, j1, h.h2, hs.h2);
+            m2.h0 = _mm512_mask_add_epi64(m2.h0, j2, m2.h0, hs.h0);
+            m2.h1 = _mm512_mask_add_epi64(m2.h1, j2, m2.h1, hs.h1);
+            m2.h2 = _mm512_mask_add_epi64(m2.h2, j2, m2.h2, hs.h2);
+        }
+        h = ifma_mul2red_t(ifma_add(h, ifma_lanes_blocks(q1, 16 * b, hb1)), a.r2, m2, a.r);
     }
     a.h = h;
+    if (hio) {
+        ifma_lanes_hout(&a, out, ord, n);
+        return;
+    }
     _Alignas(64) uint8_t tg[8][16];
     ifma_lanes_tags(&a, kq, tg);
     for (unsigned l = 0; l < n; l++)
@@ -403,6 +485,11 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
 #ifndef IFMA_LANES_ALIGNED_STACK
 #define IFMA_LANES_ALIGNED_STACK 832
 #endif
+/* the groups of run_h: their h records' vectors besides (not read from
+ * the disassembly yet: the aligned depth with room) */
+#ifndef IFMA_LANES_H_STACK
+#define IFMA_LANES_H_STACK 1152
+#endif
 
 /* The two copies of a group of one length, with and without the square
  * of r (no test of the length in the steps), and the two of a mixed
@@ -411,14 +498,22 @@ static __attribute__((noinline)) void
 ifma_lanes_same_sq(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                    const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, pad, 1);
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 1, 0);
 }
 
 static __attribute__((noinline)) void
 ifma_lanes_same_short(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                       const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, pad, 0);
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 0, 0);
+}
+
+/* run_h's group of one length (whole blocks, at least one), two a step */
+static __attribute__((noinline)) void
+ifma_lanes_same_h(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
+                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+{
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 1, 1);
 }
 
 /* A group of one length: up to IFMA_LANES_NO_SQUARE bytes one block a
@@ -426,9 +521,11 @@ ifma_lanes_same_short(uint8_t *const out[], const uint8_t *const msgs[], size_t 
  * in the steps). */
 IFMA_INLINE void ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const msgs[],
                                      size_t len, const uint8_t *const keys[], size_t n,
-                                     uint8_t pad[8][16])
+                                     uint8_t pad[8][16], const int hio)
 {
-    if (len > IFMA_LANES_NO_SQUARE)
+    if (hio)
+        ifma_lanes_same_h(out, msgs, len, keys, n, pad);
+    else if (len > IFMA_LANES_NO_SQUARE)
         ifma_lanes_same_sq(out, msgs, len, keys, n, pad);
     else
         ifma_lanes_same_short(out, msgs, len, keys, n, pad);
@@ -438,7 +535,16 @@ static __attribute__((noinline)) void
 ifma_lanes_aligned_one(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                        const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0);
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0, 0);
+}
+
+/* run_h's mixed group, ordered here: the window's first class holds
+ * 64 to 128 blocks unordered */
+static __attribute__((noinline)) void
+ifma_lanes_aligned_h(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
+                     const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+{
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0, 1);
 }
 
 /* The same for a group the caller has ordered, longest first. */
@@ -447,7 +553,7 @@ ifma_lanes_aligned_sorted(uint8_t *const out[], const uint8_t *const msgs[],
                           const size_t lens[], const uint8_t *const keys[], size_t n,
                           uint8_t pad[8][16])
 {
-    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 1);
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 1, 0);
 }
 
 /* Whether the n >= 1 lengths are all lens[0]: eight compares an
@@ -482,14 +588,14 @@ IFMA_INLINE int ifma_lanes_one_length(const size_t lens[], size_t n)
  * any other in lockstep (ifma_lanes_aligned).  Out of line, with the
  * window's arrays: a batch of one length keeps a small frame.
  */
-static __attribute__((noinline)) void
-ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
-                 const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+IFMA_INLINE void ifma_lanes_window(uint8_t *const out[], const uint8_t *const msgs[],
+                                   const size_t lens[], const uint8_t *const keys[], size_t n,
+                                   uint8_t pad[8][16], const int hio)
 {
     /* class 0: 64 blocks and more, ..., class 63: 1 block or none */
     uint8_t *so[IFMA_LANES_WIN];
     const uint8_t *sm[IFMA_LANES_WIN], *sk[IFMA_LANES_WIN];
-    size_t sl[IFMA_LANES_WIN], depth = IFMA_LANES_SAME_STACK;
+    size_t sl[IFMA_LANES_WIN], depth = hio ? IFMA_LANES_H_STACK : IFMA_LANES_SAME_STACK;
     for (size_t w = 0; w < n; w += IFMA_LANES_WIN) {
         const size_t c = n - w < IFMA_LANES_WIN ? n - w : IFMA_LANES_WIN;
         /* the classes eight to a vector (lanes past c: 64, no class),
@@ -500,7 +606,10 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
         for (size_t j = 0; j < nv; j++) {
             const __mmask8 in = (__mmask8)(c - 8 * j >= 8 ? 0xff : (1u << (c - 8 * j)) - 1);
             lv[j] = _mm512_maskz_loadu_epi64(in, lens + w + 8 * j);
-            __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(lv[j], _mm512_set1_epi64(15)), 4);
+            /* run_h: classes of two block counts, up to its 128 blocks
+             * (its groups order themselves) */
+            __m512i nb = _mm512_srli_epi64(_mm512_add_epi64(lv[j], _mm512_set1_epi64(hio ? 31 : 15)),
+                                           hio ? 5 : 4);
             nb = _mm512_min_epu64(_mm512_max_epu64(nb, _mm512_set1_epi64(1)),
                                   _mm512_set1_epi64(64));
             /* a length near 2^64 wraps in the add: it is past max_len,
@@ -543,10 +652,13 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
             while (qend[q] <= g)
                 q++;
             if (sl[g] && qone[q] && qend[q] >= g + m) {
-                ifma_lanes_same_one(so + g, sm + g, sl[g], sk + g, m, pad);
+                ifma_lanes_same_one(so + g, sm + g, sl[g], sk + g, m, pad, hio);
             } else {
-                ifma_lanes_aligned_sorted(so + g, sm + g, sl + g, sk + g, m, pad);
-                depth = IFMA_LANES_ALIGNED_STACK;
+                if (hio)
+                    ifma_lanes_aligned_h(so + g, sm + g, sl + g, sk + g, m, pad);
+                else
+                    ifma_lanes_aligned_sorted(so + g, sm + g, sl + g, sk + g, m, pad);
+                depth = hio ? IFMA_LANES_H_STACK : IFMA_LANES_ALIGNED_STACK;
             }
         }
     }
@@ -555,6 +667,20 @@ ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t
      * from the caller, past this frame, cost a 16-message batch more
      * (measured: docs/log.md, Figures moved out of lib/ comments) */
     polymac_x86_burn(depth);
+}
+
+static __attribute__((noinline)) void
+ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
+                 const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+{
+    ifma_lanes_window(out, msgs, lens, keys, n, pad, 0);
+}
+
+static __attribute__((noinline)) void
+ifma_lanes_mixed_h(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
+                   const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+{
+    ifma_lanes_window(out, msgs, lens, keys, n, pad, 1);
 }
 
 static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *const msgs[],
@@ -571,10 +697,22 @@ static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *co
     } else {
         for (size_t i = 0; i < n; i += 8)
             ifma_lanes_same_one(out + i, msgs + i, lens[0], keys + i, n - i < 8 ? n - i : 8,
-                                pad);
+                                pad, 0);
         depth = IFMA_LANES_SAME_STACK;
     }
     polymac_x86_burn(depth);
+    polymac_wipe(pad, sizeof pad);
+}
+
+/* run_h (kernel.h): every group through the window's code, which takes
+ * groups of one length as such */
+static void polymac_lanes_h_x86_avx512ifma(uint8_t *const hs[], const uint8_t *const msgs[],
+                                           const size_t lens[], const uint8_t *const keys[],
+                                           size_t n)
+{
+    _Alignas(64) uint8_t pad[8][16];
+    ifma_lanes_mixed_h(hs, msgs, lens, keys, n, pad);
+    polymac_x86_burn(IFMA_LANES_H_STACK);
     polymac_wipe(pad, sizeof pad);
 }
 
@@ -587,4 +725,6 @@ static const struct polymac_lanes ifma_lanes_entry = {
     .min_same = 4,
     .min_mixed = 7,
     .reads_first = 8,       /* one set stages its tags (ifma_lanes_same, _aligned) */
+    .run_h = polymac_lanes_h_x86_avx512ifma,
+    .max_len_h = IFMA_LANES_H_MAX,
 };

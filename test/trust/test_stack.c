@@ -138,16 +138,17 @@ __attribute__((noinline)) static void make_targets(const uint8_t key[32])
 static uint8_t msg[4096 + 77];
 
 /* The uses of a key, one per call of use_key. */
-enum { USE_STREAM = 8, USE_SHORT, USE_BATCH, USE_AEAD, USE_AEAD_VERIFY = USE_AEAD + 3,
-       USE_AEAD_STREAM, USE_AEAD_BATCH, NUSES };
+enum { USE_STREAM = 8, USE_SHORT, USE_BATCH, USE_AEAD, USE_AEAD_VERIFY = USE_AEAD + 4,
+       USE_AEAD_STREAM, USE_AEAD_BATCH, USE_AEAD_PACKETS, NUSES };
 static const char *const use_name[NUSES] = {
     "auth 4096", "verify 4096", "auth 64", "auth 600", "auth 700", "auth 1024",
     "auth 1040", "auth 1100", "streamed", "short pieces", "batch",
-    "aead 13 + 64", "aead 13 + 1024", "aead 20 + 4000", "aead_verify 13 + 1000",
-    "aead streamed", "aead batch",
+    "aead 13 + 64", "aead 13 + 1024", "aead 20 + 4000", "aead 400 + 1000",
+    "aead_verify 13 + 1000", "aead streamed", "aead batch", "aead packet batches",
 };
-/* AEAD one-shots: the radix-2^64 path inline, the kernel's blocks */
-static const size_t aead_len[3][2] = {{13, 64}, {13, 1024}, {20, 4000}};
+/* AEAD one-shots: the radix-2^64 path inline, the kernel's spans (a
+ * long ciphertext; a long AAD and ciphertext) or blocks */
+static const size_t aead_len[4][2] = {{13, 64}, {13, 1024}, {20, 4000}, {400, 1000}};
 /* one-shot lengths: past every kernel's break-even, the four-lane paths,
  * a leading partial group, a tail */
 static const size_t auth_len[USE_STREAM] = {4096, 4096, 64, 600, 700, 1024, 1040, 1100};
@@ -240,6 +241,28 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
         }
         rc = polymac_aead_auth_batch(tp, ap, al, cp, batch_len, kp, NBATCH);
         rc |= polymac_aead_verify_batch(ctp, ap, al, cp, batch_len, kp, NBATCH, res);
+        __asm__ __volatile__("" : : "r"(tags) : "memory");
+    } else if (use == USE_AEAD_PACKETS) {
+        /* the lanes' AEAD path: packets of one layout (20 + 1200 B), then
+         * of mixed ones (no AAD, 64 to 1420 B), then short ones */
+        uint8_t tags[NBATCH][16], *tp[NBATCH];
+        const uint8_t *kp[NBATCH], *ctp[NBATCH];
+        const void *ap[NBATCH], *cp[NBATCH];
+        size_t al[NBATCH], cl[NBATCH];
+        int res[NBATCH];
+        for (int v = 0; v < 3; v++) {
+            for (int i = 0; i < NBATCH; i++) {
+                tp[i] = tags[i];
+                ctp[i] = tags[i];
+                ap[i] = msg;
+                cp[i] = msg + 32;
+                al[i] = v == 0 ? 20 : v == 1 ? 0 : (size_t)i;
+                cl[i] = v == 0 ? 1200 : v == 1 ? 64 + (size_t)i * 71 : 16 + (size_t)i;
+                kp[i] = key;
+            }
+            rc |= polymac_aead_auth_batch(tp, ap, al, cp, cl, kp, 16);
+            rc |= polymac_aead_verify_batch(ctp, ap, al, cp, cl, kp, 16, res);
+        }
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
         rc = polymac_init(&open_state, key);

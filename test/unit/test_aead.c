@@ -223,6 +223,27 @@ START_TEST(sodium_random)
 }
 END_TEST
 
+/* The layouts around the paths' thresholds: AAD and ciphertext empty,
+ * whole blocks or not, short (the radix-2^64 one-shot) and long (a
+ * kernel's one-shot of spans, x86-avx512ifma's vector code from 20
+ * blocks a span), both long, past the two-group loop; all paths. */
+START_TEST(span_layouts)
+{
+    uint64_t seed = 0x5ba45ULL;
+    static const size_t alens[] = {0, 1, 13, 16, 20, 100, 112, 319, 320, 336, 513, 4099};
+    static const size_t clens[] = {0, 1, 15, 16, 32, 64, 96, 100, 304, 319, 320, 336,
+                                   1024, 1200, 1420, 4100, 16384};
+    for (size_t i = 0; i < sizeof alens / sizeof alens[0]; i++)
+        for (size_t j = 0; j < sizeof clens / sizeof clens[0]; j++) {
+            uint8_t *aad = bufs[0] + 1 + i, *ct = bufs[2] + j, want[16], otk[32];
+            test_fill(aad, alens[i], &seed);
+            sodium_seal(ct, want, otk, aad, alens[i], clens[j], &seed);
+            check_all_paths(aad, alens[i], ct, clens[j], otk, want);
+        }
+}
+END_TEST
+
+
 /* Every split of the AAD and of the ciphertext into two pieces (an empty
  * piece between them), and one piece per byte, for lengths around the
  * block size. */
@@ -293,19 +314,46 @@ START_TEST(copies)
 }
 END_TEST
 
+/* A batch of n <= 40 entries whose tags libsodium gave (want): every
+ * tag of auth_batch want's, verify_batch accepts them all, and with one
+ * wrong tag it flags that entry alone. */
+static void check_batch(size_t n, const void *const aads[], const size_t alens[],
+                        const void *const cts[], const size_t clens[],
+                        const uint8_t *const keys[], uint8_t want[][16], uint64_t *seed,
+                        int layout)
+{
+    uint8_t tagbuf[40][16], *tags[40];
+    const uint8_t *ctags[40];
+    int results[40];
+    for (size_t i = 0; i < n; i++) {
+        tags[i] = tagbuf[i];
+        ctags[i] = want[i];
+    }
+    ck_assert_int_eq(polymac_aead_auth_batch(tags, aads, alens, cts, clens, keys, n), 0);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(memcmp(tagbuf[i], want[i], 16) == 0,
+                      "layout %d, batch of %zu: entry %zu (%zu + %zu)", layout, n, i, alens[i],
+                      clens[i]);
+    ck_assert_int_eq(polymac_aead_verify_batch(ctags, aads, alens, cts, clens, keys, n, results),
+                     0);
+    size_t bad = (size_t)(test_rand(seed) % n);
+    want[bad][7] ^= 0x10;
+    ck_assert_int_eq(polymac_aead_verify_batch(ctags, aads, alens, cts, clens, keys, n, results),
+                     POLYMAC_EBADTAG);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(results[i], i == bad ? POLYMAC_EBADTAG : 0);
+}
+
 /* Batches of 1 to 40 entries of random lengths (a few of 64 KiB), each
- * its own key: every tag libsodium's, verify accepts them all, and a
- * batch with one wrong tag flags that entry alone. */
+ * its own key (check_batch). */
 START_TEST(batches)
 {
     enum { N = 40 };
     uint64_t seed = 0xba7c4ULL;
-    uint8_t tagbuf[N][16], want[N][16], otk[N][32];
-    uint8_t *tags[N];
-    const uint8_t *keys[N], *ctags[N];
+    uint8_t want[N][16], otk[N][32];
+    const uint8_t *keys[N];
     const void *aads[N], *cts[N];
     size_t alens[N], clens[N];
-    int results[N];
     for (size_t n = 1; n <= N; n += 3) {
         size_t off = 0;
         for (size_t i = 0; i < n; i++) {
@@ -322,21 +370,47 @@ START_TEST(batches)
             aads[i] = alens[i] || i % 2 ? a : NULL;
             cts[i] = c;
             keys[i] = otk[i];
-            tags[i] = tagbuf[i];
-            ctags[i] = want[i];
         }
-        ck_assert_int_eq(polymac_aead_auth_batch(tags, aads, alens, cts, clens, keys, n), 0);
-        for (size_t i = 0; i < n; i++)
-            ck_assert_msg(memcmp(tagbuf[i], want[i], 16) == 0, "batch of %zu: entry %zu", n, i);
-        ck_assert_int_eq(polymac_aead_verify_batch(ctags, aads, alens, cts, clens, keys, n,
-                                                   results), 0);
-        size_t bad = (size_t)(test_rand(&seed) % n);
-        want[bad][7] ^= 0x10;
-        ck_assert_int_eq(polymac_aead_verify_batch(ctags, aads, alens, cts, clens, keys, n,
-                                                   results), POLYMAC_EBADTAG);
-        for (size_t i = 0; i < n; i++)
-            ck_assert_int_eq(results[i], i == bad ? POLYMAC_EBADTAG : 0);
+        check_batch(n, aads, alens, cts, clens, keys, want, &seed, -1);
     }
+}
+END_TEST
+
+/* Batches of 1 to 33 packets of one layout (QUIC-like, whole blocks
+ * only, past the lanes' longest) and of mixed ones (WireGuard-like, some
+ * with no whole block of ciphertext, some too long for the lanes): every
+ * tag libsodium's, one wrong tag found. */
+START_TEST(batch_layouts)
+{
+    enum { N = 33 };
+    uint64_t seed = 0xba7c5ULL;
+    uint8_t want[N][16], otk[N][32];
+    const uint8_t *keys[N];
+    const void *aads[N], *cts[N];
+    size_t alens[N], clens[N];
+    for (int v = 0; v < 5; v++)
+        for (size_t n = 1; n <= N; n++) {
+            for (size_t i = 0; i < n; i++) {
+                static const size_t one[3][2] = {{20, 1200}, {0, 1024}, {13, 2064}};
+                if (v < 3) {
+                    alens[i] = one[v][0];
+                    clens[i] = one[v][1];
+                } else if (v == 3) {
+                    alens[i] = 0;
+                    clens[i] = 64 + (i * 1356) / 32;
+                } else {
+                    alens[i] = (size_t)(test_rand(&seed) % 40);
+                    clens[i] = (size_t)(test_rand(&seed) % 2100);
+                }
+                uint8_t *a = bufs[0] + 64 * i, *c = bufs[2] + 2112 * i + i % 7;
+                test_fill(a, alens[i], &seed);
+                sodium_seal(c, want[i], otk[i], a, alens[i], clens[i], &seed);
+                aads[i] = a;
+                cts[i] = c;
+                keys[i] = otk[i];
+            }
+            check_batch(n, aads, alens, cts, clens, keys, want, &seed, v);
+        }
 }
 END_TEST
 
@@ -608,6 +682,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, every_split);
     tcase_add_test(tc, copies);
     tcase_add_test(tc, batches);
+    tcase_add_test(tc, span_layouts);
+    tcase_add_test(tc, batch_layouts);
     tcase_add_test(tc, flipped_bits);
     tcase_add_test(tc, misuse);
     suite_add_tcase(s, tc);
