@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- *   polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--verify] [--state-at OFF]
+ *   polymac-ab [--stream N | --stream-vs-auth N | --batch N | --seq N | --vs-loop N] [--verify] [--state-at OFF]
  *              [--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...
  *
  * Loads both libraries, each in a link-map namespace of its own (they
@@ -33,6 +33,9 @@
  * span two cache lines, and the low twelve bits of two addresses decide
  * whether the core takes a load for a read of an earlier store (4K
  * aliasing).
+ * --stream-vs-auth N, with the same library twice: old runs polymac_auth,
+ * new the same messages in pieces of N bytes (old/new is then a stream's
+ * speed against one-shot's, timed in one process).
  * --aead A times the AEAD tag instead (polymac_aead_auth of A bytes of
  * AAD and a ciphertext of SIZE bytes; with a batch mode polymac_aead_*
  * of packets with A bytes of AAD each, and --vs-loop then compares
@@ -104,6 +107,7 @@ static int load(struct lib *l)
 static uint8_t keys[KEYS][32], tag[16];
 static uint8_t *msg;
 static size_t piece;
+static int stream_vs_auth;        /* --stream-vs-auth: old runs polymac_auth */
 static polymac_state *placed;     /* --state-at: the stream's state */
 static size_t nbatch;             /* --batch, --seq: messages a batch */
 static int seq;                   /* bit i: library i runs polymac_auth (--seq, --vs-loop) */
@@ -156,7 +160,7 @@ static uint64_t run(const struct lib *l, int which, size_t len)
             l->aauth(tag, aad, (size_t)aead, msg, len, keys[i]);
             continue;
         }
-        if (!piece) {
+        if (!piece || (stream_vs_auth && which == 0)) {
             l->auth(tag, msg, len, keys[i]);
             continue;
         }
@@ -177,7 +181,7 @@ static int cmpu(const void *a, const void *b)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: polymac-ab [--stream N | --batch N | --seq N | --vs-loop N] [--verify] "
+    fprintf(stderr, "usage: polymac-ab [--stream N | --stream-vs-auth N | --batch N | --seq N | --vs-loop N] [--verify] "
                     "[--aead A | --aead-vs-auth A] "
                     "[--state-at OFF] "
                     "[--msg-at OFF] [--backend NAME] OLD.so NEW.so SIZE...\n");
@@ -197,8 +201,10 @@ int main(int argc, char **argv)
         }
         if (a + 1 >= argc)
             return usage();
-        if (!strcmp(argv[a], "--stream"))
+        if (!strcmp(argv[a], "--stream") || !strcmp(argv[a], "--stream-vs-auth")) {
             piece = strtoul(argv[a + 1], NULL, 10);
+            stream_vs_auth = !strcmp(argv[a], "--stream-vs-auth");
+        }
         else if (!strcmp(argv[a], "--batch") || !strcmp(argv[a], "--seq") ||
                  !strcmp(argv[a], "--vs-loop")) {
             nbatch = strtoul(argv[a + 1], NULL, 10);
@@ -274,7 +280,8 @@ int main(int argc, char **argv)
            "ns",
 #endif
            lib[0].path, lib[1].path,
-           piece ? ", streamed"
+           stream_vs_auth ? ", old: one-shot, new: streamed"
+           : piece ? ", streamed"
            : nbatch ? (seq == 3   ? ", a batch's messages through polymac_auth"
                        : seq == 1 ? ", old: polymac_auth one by one, new: polymac_auth_batch"
                                   : ", polymac_auth_batch")
