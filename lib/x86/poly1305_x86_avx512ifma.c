@@ -77,8 +77,8 @@ struct ifma_state {
      * part). */
     uint64_t v[2][3][8];
     /* r^16 and r^32 as r0, r1, r2, s1, s2: the factors of the main loop,
-     * which it reads as broadcast memory operands (ifma_groups), and from
-     * which a streamed call loads r^16 with five broadcasts, spending no
+     * which reads r^32 as broadcast memory operands (ifma_groups), and
+     * from which a streamed call loads r^16 with five broadcasts, spending no
      * IFMA, the port that bounds the loop, on its s1 and s2.  r^32 exists
      * from level IFMA_LEVEL32: made when the message's loops reach
      * IFMA_PAIRS_MIN groups (ifma_p32). */
@@ -297,7 +297,7 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
         in += 256;
         groups--;
     }
-    ifma_groups(&a, &b, p16, st->p16, ifma_p32(st, p16, groups), in, groups, hb);
+    ifma_groups(&a, &b, p16, ifma_p32(st, p16, groups), in, groups, hb);
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
     st->sm.vec = 1;
@@ -369,7 +369,7 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
         b = ifma_load8(in + 128, hb);
     }
     in += 16 * k + 256;
-    ifma_groups(&a, &b, &p16, st->p16, pairs ? ifma_p32(st, &p16, groups - 1) : NULL, in,
+    ifma_groups(&a, &b, &p16, pairs ? ifma_p32(st, &p16, groups - 1) : NULL, in,
                 groups - 1, hb);
     /* the final factors reloaded from the state, where ifma_powers
      * stored them: held in registers across the loop they were
@@ -498,7 +498,7 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
             in += 256;
             loop--;
         }
-        ifma_groups(&a, &b, &p16, st->p16, ifma_p32(st, &p16, loop), in, loop, hb);
+        ifma_groups(&a, &b, &p16, ifma_p32(st, &p16, loop), in, loop, hb);
     }
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);

@@ -507,9 +507,13 @@ IFMA_INLINE struct ifma_pow ifma_pow32(const struct ifma_pow *p16)
  * x y + a for y = row[i], a power's limb or factor broadcast from its row
  * (r0, r1, r2, s1, s2) as the instruction's memory operand.  The two-group
  * step needs r^16 and r^32 and the sets' values at once, more than the 32
- * registers hold: held in registers, GCC spilled the powers to the stack
- * (and left them there, test_stack).  Read from the state, they take a
- * load each, and Zen 5's and Intel's load ports have room for them.
+ * registers hold: with both powers in registers, GCC spilled them to the
+ * stack (and left them there, test_stack).  r^16 stays in registers (the
+ * single-group step has it there anyway) and r^32 is read from its row in
+ * the state, a load each, for which Zen 5's and Intel's load ports have
+ * room; with both read from rows, GCC added register copies around the
+ * memory-operand IFMAs and the loop ran 5% slower on Zen 5 (docs/log.md,
+ * 2026-12-02).
  * asm, not an intrinsic of a broadcast, which GCC would hoist out of the
  * loop into a register again; sanitizer builds, which must see every
  * read, take the intrinsics.
@@ -556,18 +560,19 @@ IFMA_INLINE struct ifma_acc ifma_prod_row(struct ifma_acc a, struct ifma_h h,
 
 /*
  * V = V r^32 + M1 r^16 + M2 for one set, M1 and M2 its blocks of two
- * groups: M2 starts the accumulators, M1 r^16 (which does not wait for V)
- * and V r^32 go into the same six sums, and one carry serves 16 blocks.
+ * groups: M2 starts the accumulators, M1 r^16 (which does not wait for V;
+ * r^16 in registers) and V r^32 (from its row) go into the same six sums,
+ * and one carry serves 16 blocks.
  * Against two steps of ifma_mulred that is one carry and one message
  * split fewer, and a chain from V to V (one product and one carry) per two
  * groups instead of per group.  Bounds: test/unit/bounds.c's "two groups"
  * (g2 < 2^38.2, 5 * 2^10 g2 < 2^50.5, h0 + 5 c < 2^44 + 2^15).
  */
 IFMA_INLINE struct ifma_h ifma_mulred2(struct ifma_h v, const uint64_t p32[5],
-                                       struct ifma_h m1, const uint64_t p16[5],
+                                       struct ifma_h m1, const struct ifma_pow *p16,
                                        struct ifma_h m2)
 {
-    return ifma_carry(ifma_prod_row(ifma_prod_row(ifma_acc_start(m2), m1, p16), v, p32));
+    return ifma_carry(ifma_prod_row(ifma_prod(ifma_acc_start(m2), m1, *p16), v, p32));
 }
 
 IFMA_INLINE void ifma_group(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
@@ -580,11 +585,11 @@ IFMA_INLINE void ifma_group(struct ifma_h *a, struct ifma_h *b, const struct ifm
 /*
  * V = V r^16 + M for each of groups groups of 16 blocks at in (set A the
  * first 8 blocks of a group, set B the last 8): the main loop.  p16 is
- * r^16 in every lane and row16 its row; with row32 (r^32's row), two
- * groups a step (ifma_mulred2), an odd group first.
+ * r^16 in every lane; with row32 (r^32's row), two groups a step
+ * (ifma_mulred2), an odd group first.
  */
 IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
-                             const uint64_t row16[5], const uint64_t *row32,
+                             const uint64_t *row32,
                              const uint8_t *in, size_t groups, __m512i hb)
 {
     if (!row32) {
@@ -597,8 +602,8 @@ IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct if
         in += 256;
     }
     for (size_t g = groups / 2; g > 0; g--, in += 512) {
-        *a = ifma_mulred2(*a, row32, ifma_load8(in, hb), row16, ifma_load8_acc(in + 256, hb));
-        *b = ifma_mulred2(*b, row32, ifma_load8(in + 128, hb), row16,
+        *a = ifma_mulred2(*a, row32, ifma_load8(in, hb), p16, ifma_load8_acc(in + 256, hb));
+        *b = ifma_mulred2(*b, row32, ifma_load8(in + 128, hb), p16,
                           ifma_load8_acc(in + 384, hb));
     }
 }
