@@ -31,7 +31,8 @@
  *
  * The same state, powers, last step and lane fold serve AArch64 and
  * AArch32 (ARMv7-A with NEON); the inner step is each ISA's own
- * (neon_steps), since AArch32 has half the vector registers.  AArch64
+ * (neon_steps), since AArch32 has half the vector registers: there it is
+ * inline assembly (arm/neon_steps_a32.h, little-endian only).  AArch64
  * multiplies by a lane of a q register and by a q register's high half
  * directly; AArch32 has neither form, but there a q register's halves are
  * the d registers it is made of, so taking a half costs nothing.
@@ -283,7 +284,7 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
 /* The skeleton's loop(): every whole group of four; the one to three
  * blocks left go to the scalar code.  On AArch32 so does a call of hibit
  * 0 (the front end makes it for one padded block only, kernel.h): its
- * loop sets 2^128 with an immediate, a register fewer. */
+ * loop keeps 2^128 in the top byte of L4's register, a register fewer. */
 static size_t neon_loop(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit)
 {
 #if !defined(__aarch64__)
