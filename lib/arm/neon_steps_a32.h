@@ -20,7 +20,7 @@
  *             blocks 2 and 3
  *   d9        x4 = L4's low half + h4 (L4 itself keeps its top byte, the
  *             2^128 bit, so that one vsri makes the next L4)
- *   q15       the carries
+ *   d30, d31  the carries
  *
  * A step adds h into the low halves, takes the 50 products, (m2, m3) r^2
  * by lane 1 and (h + (m0, m1)) r^4 by lane 0, and loads and splits the
