@@ -31,7 +31,8 @@
  *
  * The same state, powers, last step and lane fold serve AArch64 and
  * AArch32 (ARMv7-A with NEON); the inner step is each ISA's own
- * (neon_steps), since AArch32 has half the vector registers.  AArch64
+ * (neon_steps), since AArch32 has half the vector registers: there it is
+ * inline assembly (arm/neon_steps_a32.h, little-endian only).  AArch64
  * multiplies by a lane of a q register and by a q register's high half
  * directly; AArch32 has neither form, but there a q register's halves are
  * the d registers it is made of, so taking a half costs nothing.
@@ -273,118 +274,17 @@ static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
     NEON_LOAD4(in, L0, L1, L2, L3, L4, hib);
     neon_last(st, L0, L1, L2, L3, L4, h0, h1, h2, h3, h4);
 }
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* AArch32: the loop in inline assembly (16 q registers, not 32) */
+#include "../arm/neon_steps_a32.h"
 #else
-/*
- * AArch32 has 16 q registers, not 32: the aarch64 loop above spills
- * there.  This one keeps what OpenSSL's poly1305-armv4 keeps in
- * registers: the inner table as nine d registers of (r^4, r^2) pairs, h
- * added into the group's low halves before the products (so that it
- * needs no registers of its own while they run), the next group loaded
- * while the carries settle, and a carry pass that narrows each limb to 32
- * bits as soon as its carry is out, so that its masks are immediates.
- * The two words of each 16-byte half-group are loaded with vld4 on d
- * registers: GCC 12 moves a q-register vld4's four results through the
- * stack.
- */
-static inline uint32x4x4_t neon_ld4_a32(const uint8_t *in)
-{
-    uint32x2x4_t a = vld4_u32((const uint32_t *)(const void *)in);
-    uint32x2x4_t b = vld4_u32((const uint32_t *)(const void *)(in + 32));
-    uint32x4x4_t w;
-    for (int i = 0; i < 4; i++)
-        w.val[i] = vcombine_u32(a.val[i], b.val[i]);
-    return w;
-}
-
-#define NEON_LOAD4_A32(in, L0, L1, L2, L3, L4)                                    \
-    do {                                                                          \
-        uint32x4x4_t w_ = neon_ld4_a32(in);                                       \
-        NEON_WORDS_LE(w_);                                                        \
-        const uint32x4_t m_ = vdupq_n_u32(M26);                                   \
-        L4 = vsriq_n_u32(vdupq_n_u32(1u << 24), w_.val[3], 8);                    \
-        L3 = vandq_u32(vsriq_n_u32(vshlq_n_u32(w_.val[3], 18), w_.val[2], 14), m_); \
-        L2 = vandq_u32(vsriq_n_u32(vshlq_n_u32(w_.val[2], 12), w_.val[1], 20), m_); \
-        L1 = vandq_u32(vsriq_n_u32(vshlq_n_u32(w_.val[1], 6), w_.val[0], 26), m_); \
-        L0 = vandq_u32(w_.val[0], m_);                                            \
-    } while (0)
-
-/* The low halves of L0..L4 (blocks 0 and 1 of a group) += h. */
-#define NEON_ADD_H(L0, L1, L2, L3, L4, h0, h1, h2, h3, h4) do {                   \
-        L0 = vcombine_u32(vadd_u32(vget_low_u32(L0), h0), vget_high_u32(L0));     \
-        L1 = vcombine_u32(vadd_u32(vget_low_u32(L1), h1), vget_high_u32(L1));     \
-        L2 = vcombine_u32(vadd_u32(vget_low_u32(L2), h2), vget_high_u32(L2));     \
-        L3 = vcombine_u32(vadd_u32(vget_low_u32(L3), h3), vget_high_u32(L3));     \
-        L4 = vcombine_u32(vadd_u32(vget_low_u32(L4), h4), vget_high_u32(L4));     \
-    } while (0)
-
-/* Column k of an inner step: (m2, m3) r^2 + (h + (m0, m1)) r^4, the high
- * and low halves of L0..L4 against lanes 1 and 0 of the pairs T0..T4. */
-#define NEON_COLUMN(d, L0, L1, L2, L3, L4, T0, T1, T2, T3, T4) do {               \
-        d = vmull_lane_u32(vget_high_u32(L0), T0, 1);                             \
-        d = vmlal_lane_u32(d, vget_high_u32(L1), T1, 1);                          \
-        d = vmlal_lane_u32(d, vget_high_u32(L2), T2, 1);                          \
-        d = vmlal_lane_u32(d, vget_high_u32(L3), T3, 1);                          \
-        d = vmlal_lane_u32(d, vget_high_u32(L4), T4, 1);                          \
-        d = vmlal_lane_u32(d, vget_low_u32(L0), T0, 0);                           \
-        d = vmlal_lane_u32(d, vget_low_u32(L1), T1, 0);                           \
-        d = vmlal_lane_u32(d, vget_low_u32(L2), T2, 0);                           \
-        d = vmlal_lane_u32(d, vget_low_u32(L3), T3, 0);                           \
-        d = vmlal_lane_u32(d, vget_low_u32(L4), T4, 0);                           \
-    } while (0)
-
-/* NEON_CARRY's pass ending in 32-bit limbs h0..h4, in OpenSSL's order.
- * With d below 2^59 (d4 below 2^56, so 4 c_ < 2^32) the outputs are h0,
- * h2, h3 < 2^26, h1 and h4 < 2^26 + 2^7. */
-#define NEON_CARRY_NARROW(d0, d1, d2, d3, d4, h0, h1, h2, h3, h4)                 \
-    do {                                                                          \
-        const uint32x2_t m_ = vdup_n_u32(M26);                                    \
-        uint32x2_t c_;                                                            \
-        d4 = vsraq_n_u64(d4, d3, 26); h3 = vand_u32(vmovn_u64(d3), m_);           \
-        d1 = vsraq_n_u64(d1, d0, 26); h0 = vand_u32(vmovn_u64(d0), m_);           \
-        c_ = vshrn_n_u64(d4, 26); h4 = vand_u32(vmovn_u64(d4), m_);               \
-        d2 = vsraq_n_u64(d2, d1, 26); h1 = vand_u32(vmovn_u64(d1), m_);           \
-        d0 = vaddl_u32(vadd_u32(h0, c_), vshl_n_u32(c_, 2));                      \
-        h3 = vadd_u32(h3, vshrn_n_u64(d2, 26)); h2 = vand_u32(vmovn_u64(d2), m_); \
-        h1 = vadd_u32(h1, vshrn_n_u64(d0, 26)); h0 = vand_u32(vmovn_u64(d0), m_); \
-        h4 = vadd_u32(h4, vshr_n_u32(h3, 26)); h3 = vand_u32(h3, m_);             \
-    } while (0)
-
-static void neon_steps(struct neon_state *st, const uint8_t *in, size_t nsteps,
-                       uint32_t hibit)
-{
-    uint32x4_t L0, L1, L2, L3, L4;
-    uint64x2_t d0, d1, d2, d3, d4;
-    NEON_H_IN(st->c.h26, h0, h1, h2, h3, h4);
-
-    (void)hibit;                         /* 1: neon_loop passes no other */
-    NEON_LOAD4_A32(in, L0, L1, L2, L3, L4);
-    if (nsteps > 1) {
-        /* lanes 0 and 2 of the power table: (r^4, r^2) */
-        const uint32x2_t R0 = vld2_u32(st->pw[T_R0]).val[0], R1 = vld2_u32(st->pw[T_R1]).val[0],
-                         R2 = vld2_u32(st->pw[T_R2]).val[0], R3 = vld2_u32(st->pw[T_R3]).val[0],
-                         R4 = vld2_u32(st->pw[T_R4]).val[0], S1 = vld2_u32(st->pw[T_S1]).val[0],
-                         S2 = vld2_u32(st->pw[T_S2]).val[0], S3 = vld2_u32(st->pw[T_S3]).val[0],
-                         S4 = vld2_u32(st->pw[T_S4]).val[0];
-        while (--nsteps) {
-            NEON_ADD_H(L0, L1, L2, L3, L4, h0, h1, h2, h3, h4);
-            NEON_COLUMN(d0, L0, L1, L2, L3, L4, R0, S4, S3, S2, S1);
-            NEON_COLUMN(d1, L0, L1, L2, L3, L4, R1, R0, S4, S3, S2);
-            NEON_COLUMN(d2, L0, L1, L2, L3, L4, R2, R1, R0, S4, S3);
-            NEON_COLUMN(d3, L0, L1, L2, L3, L4, R3, R2, R1, R0, S4);
-            NEON_COLUMN(d4, L0, L1, L2, L3, L4, R4, R3, R2, R1, R0);
-            in += 64;
-            NEON_LOAD4_A32(in, L0, L1, L2, L3, L4);
-            NEON_CARRY_NARROW(d0, d1, d2, d3, d4, h0, h1, h2, h3, h4);
-        }
-    }
-    neon_last(st, L0, L1, L2, L3, L4, h0, h1, h2, h3, h4);
-}
+#error "arm-neon is built for little-endian AArch32 only (lib/arm/meson.build)"
 #endif
 
 /* The skeleton's loop(): every whole group of four; the one to three
  * blocks left go to the scalar code.  On AArch32 so does a call of hibit
  * 0 (the front end makes it for one padded block only, kernel.h): its
- * loop sets 2^128 with an immediate, a register fewer. */
+ * loop keeps 2^128 in the top byte of L4's register, a register fewer. */
 static size_t neon_loop(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit)
 {
 #if !defined(__aarch64__)

@@ -25,7 +25,9 @@
  * lib/x86/poly1305_x86_avx512ifma_arith.h (ifma_mulred, ifma_mulred2), lib/power/
  * poly1305_power_p9.c (vmsumudm columns), lib/s390x/poly1305_s390x_vx.c
  * (the batch lanes).  NEON uses the four-lane
- * radix-2^26 form with the same vector carry order.  A change to a
+ * radix-2^26 form with the same vector carry order; arm-neon's AArch32
+ * step (lib/arm/neon_steps_a32.h) narrows its limbs to 32-bit lanes
+ * within it and has a model of its own.  A change to a
  * kernel's arithmetic needs the same change here.
  */
 #include <math.h>
@@ -233,6 +235,51 @@ static struct l5 step_vec8(struct l5 h)
 static struct l5 step_vx_lanes(struct l5 h)
 {
     return carry26("h=(h+m)r", mul26("(h+m)r", add5(h, msg26()), R1), chain_vx, 7, 32);
+}
+
+/* arm-neon's step on AArch32 (lib/arm/neon_steps_a32.h): (h + m0) r^4 +
+ * m2 r^2 in each lane, then NEON_CARRY's steps with each limb narrowed to
+ * a 32-bit lane once its carry is out; the 32-bit sums are bounded too.
+ * --drop-carry leaves out the last step, h3 -> h4. */
+static struct l5 step_arm_neon(struct l5 h)
+{
+    const u128 m26 = pow2(26) - 1;
+    struct l5 d = add5(mul26("(h+m)r^4", add5(h, msg26()), R4), mul26("m r^2", msg26(), R2));
+    for (int i = 0; i < 5; i++) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "a32 step: column d%d", i);
+        bound(buf, d.v[i], 64);
+    }
+    u128 d0 = d.v[0], d1 = d.v[1], d2 = d.v[2], d3 = d.v[3], d4 = d.v[4];
+    u128 h0, h1, h2, h3, h4, c;
+    d4 = add(d4, d3 >> 26);
+    h3 = d3 < m26 ? d3 : m26;
+    d1 = add(d1, d0 >> 26);
+    h0 = d0 < m26 ? d0 : m26;
+    c = d4 >> 26;                                  /* vshrn: a 32-bit lane */
+    bound("a32 carry: c = d4 >> 26", c, 32);
+    bound("a32 carry: 4c", mul(c, 4), 32);
+    h4 = d4 < m26 ? d4 : m26;
+    d2 = add(d2, d1 >> 26);
+    h1 = d1 < m26 ? d1 : m26;
+    bound("a32 carry: h0 + c", add(h0, c), 32);
+    d0 = add(add(h0, c), mul(c, 4));               /* vaddl: 64 bits */
+    h3 = add(h3, d2 >> 26);
+    bound("a32 carry: h3 + (d2 >> 26)", h3, 32);
+    h2 = d2 < m26 ? d2 : m26;
+    h1 = add(h1, d0 >> 26);
+    h0 = d0 < m26 ? d0 : m26;
+    if (!drop_carry) {
+        h4 = add(h4, h3 >> 26);
+        h3 = h3 < m26 ? h3 : m26;
+    }
+    struct l5 o = {{h0, h1, h2, h3, h4}};
+    for (int i = 0; i < 5; i++) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "a32 carry: h%d after the chain", i);
+        bound(buf, o.v[i], i == 1 || i == 4 ? 27 : 26);
+    }
+    return o;
 }
 
 /* the lanes' products summed before the last carry (carry_out) */
@@ -781,6 +828,8 @@ int main(int argc, char **argv)
     RUN(lane_sum("x86-avx512 lanes", settle(hv, step_vec8), 8));
     RUN(fixed_point("aarch64-neon", hv, step_vec4));
     RUN(lane_sum("aarch64-neon lanes", settle(hv, step_vec4), 4));
+    RUN(fixed_point("arm-neon", hv, step_arm_neon));
+    RUN(lane_sum("arm-neon lanes", settle(hv, step_arm_neon), 4));
 
     RUN(fixed_point("s390x-vx lanes", h0, step_vx_lanes));
 
