@@ -117,6 +117,11 @@ __attribute__((noinline)) static void aead_blocks(const struct polymac_kernel *k
 }
 
 #ifdef POLYMAC_HAVE_R64
+#ifdef POLYMAC_R64_SPANS
+/* the layout the spans' assembly walks (r64_asm.h) */
+_Static_assert(offsetof(struct polymac_span, p) == 0 && offsetof(struct polymac_span, nblocks) == 8
+               && sizeof(struct polymac_span) == 16, "a span is an address and a count");
+#endif
 /* The radix-2^64 code over the spans from h = hv[0..3), h and r in
  * locals as in polymac_r64_auth, one block loop for all spans; then the
  * tag into tag, or without one (the batch's AAD) h folded into hv (h2 <=
@@ -125,10 +130,15 @@ static inline __attribute__((always_inline)) void
 r64_spans(uint8_t *tag, uint64_t hv[3], const struct polymac_span sp[], size_t n,
           const uint8_t key[32])
 {
-    uint64_t h[3] = {hv[0], hv[1], hv[2]}, r0, r1;
+    uint64_t h[3] = {hv[0], hv[1], hv[2]};
+#ifdef POLYMAC_R64_SPANS
+    polymac_r64_spans_arch(h, sp, n, key);
+#else
+    uint64_t r0, r1;
     polymac_clamp64(&r0, &r1, key);
     for (size_t i = 0; i < n; i++)
         polymac_r64_core(h, r0, r1, sp[i].p, sp[i].nblocks, 1);
+#endif
     if (tag)
         polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
     else
