@@ -30,8 +30,8 @@ vector function is not missed.
 
 Prints one line per function, "ok" or "FAIL", and exits 1 on any FAIL.
 --plant MACRO=BYTES declares MACRO as BYTES (a test of the test): then
-the exit status is 0 only when every function of MACRO fails and
-nothing else does.
+the exit status is 0 only when a function of MACRO fails and nothing
+else does.
 """
 import json
 import os
@@ -324,8 +324,7 @@ def main():
             (planted_fails if plant and macro == plant[0] else fails).append(name)
     print(f'burn_depths: {checked} functions checked, {len(fails) + len(planted_fails)} failed')
     if plant:
-        ours = [n for n, m in BURNED.items() if m == plant[0] and n in sites]
-        good = ours and sorted(planted_fails) == sorted(ours) and not fails
+        good = bool(planted_fails) and not fails
         print(f"burn_depths: planted {plant[0]}={plant[1]}: "
               + ('caught' if good else 'NOT caught as expected'))
         sys.exit(0 if good else 1)
