@@ -49,7 +49,7 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
  * and 19 (test/trust/burn_depths.py reads it from the library and fails
  * when this falls short), rounded up to whole vectors. */
 #ifndef POLYMAC_AVX2_VECTOR_STACK
-#define POLYMAC_AVX2_VECTOR_STACK 512
+#define POLYMAC_AVX2_VECTOR_STACK 544
 #endif
 
 /* Powers level 4: the table; level 8: r^8 as well. */
