@@ -297,8 +297,9 @@ static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t 
 
 /*
  * polymac_r64_auth under the stack rule (kernel.h), the short messages'
- * one-shot of every kernel with an auth.  Where the block loop is x86-64
- * assembly, h, r and the key stay in registers and the code is inlined
+ * one-shot of every kernel with an auth.  Where the one-shot is x86-64
+ * assembly (one asm block from the key's load to h: no compiler can
+ * spill r), h, r and the key stay in registers and the code is inlined
  * into its caller.  Elsewhere the loop is C, and compilers spill r, s1 or
  * h into the frame (GCC 12 on s390x spills r1): the code runs out of
  * line, and its dead frame is zeroed right after, as deep as

@@ -1,5 +1,7 @@
-/* r64_asm.h -- x86-64: the radix-2^64 block loop and the tag's reduction
- *              as inline assembly (included by generic/r64.h only) */
+/* r64_asm.h -- x86-64: the radix-2^64 block loop, the one-shot, the
+ *              state's blocks, the AEAD's spans and short layout, and the
+ *              tag's reduction as inline assembly (included by
+ *              generic/r64.h only) */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #ifndef POLYMAC_X86_R64_ASM_H
@@ -14,7 +16,9 @@
  * the new message words first, is the one that keeps the multiplier busy
  * while the carry into h2 settles.  Same arithmetic, same limbs, so the
  * two paths give bit-identical h; POLYMAC_R64_PORTABLE forces the C one
- * (tools/run-tests runs the kernel suites on such a build too). */
+ * (tools/run-tests runs the kernel suites on such a build too).  Each
+ * macro below says r64.h (and aead.c, for the spans and the AEAD) takes
+ * that part from here. */
 #define POLYMAC_R64_ASM 1
 #define POLYMAC_R64_LOOP 1
 #define POLYMAC_R64_FINISH 1
