@@ -322,8 +322,8 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
  * (burn.h) the return address, six pushes, the frame (k, pad, spills)
  * and the red zone below it (both are leaves), and for polymac_pairs_one
  * its two arguments passed on the stack: the deepest of each kernel's
- * copy with GCC 12 and 14 and clang 14 and 19 (clang 14's
- * polymac_pairs_same, with its call of polymac_pairs_single, is the
+ * copy with GCC 12 and 14 and clang 14 and 19, the C loop's build
+ * (POLYMAC_R64_PORTABLE) too (GCC 12's polymac_pairs_same there is the
  * deepest; test/trust/burn_depths.py checks it against the library),
  * rounded up to whole vectors of the widest kernel (64 bytes).
  * Elsewhere each function's whole frame: on
@@ -333,7 +333,7 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
  */
 #ifndef POLYMAC_PAIRS_STACK
 #if defined(__x86_64__)
-#define POLYMAC_PAIRS_STACK 448
+#define POLYMAC_PAIRS_STACK 512
 #else
 #define POLYMAC_PAIRS_STACK 512
 #endif
