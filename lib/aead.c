@@ -117,6 +117,11 @@ __attribute__((noinline)) static void aead_blocks(const struct polymac_kernel *k
 }
 
 #ifdef POLYMAC_HAVE_R64
+#ifdef POLYMAC_R64_SPANS
+/* the layout the spans' assembly walks (r64_asm.h) */
+_Static_assert(offsetof(struct polymac_span, p) == 0 && offsetof(struct polymac_span, nblocks) == 8
+               && sizeof(struct polymac_span) == 16, "a span is an address and a count");
+#endif
 /* The radix-2^64 code over the spans from h = hv[0..3), h and r in
  * locals as in polymac_r64_auth, one block loop for all spans; then the
  * tag into tag, or without one (the batch's AAD) h folded into hv (h2 <=
@@ -125,10 +130,16 @@ static inline __attribute__((always_inline)) void
 r64_spans(uint8_t *tag, uint64_t hv[3], const struct polymac_span sp[], size_t n,
           const uint8_t key[32])
 {
-    uint64_t h[3] = {hv[0], hv[1], hv[2]}, r0, r1;
+    uint64_t h[3] = {hv[0], hv[1], hv[2]};
+#ifdef POLYMAC_R64_SPANS
+    if (n)
+        polymac_r64_spans_arch(h, sp, sp[0].p, sp[0].nblocks, n, key);
+#else
+    uint64_t r0, r1;
     polymac_clamp64(&r0, &r1, key);
     for (size_t i = 0; i < n; i++)
         polymac_r64_core(h, r0, r1, sp[i].p, sp[i].nblocks, 1);
+#endif
     if (tag)
         polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
     else
@@ -183,12 +194,23 @@ static inline __attribute__((always_inline)) void aead_one(const struct polymac_
                                                            size_t alen, const uint8_t *ct,
                                                            size_t clen, const uint8_t key[32])
 {
+#ifdef POLYMAC_HAVE_R64
+    const int brief = k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
+                      && (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16;
+#ifdef POLYMAC_R64_AEAD
+    /* the whole layout in one asm block, nothing staged in memory */
+    if (brief) {
+        uint64_t h[3];
+        polymac_r64_aead_arch(h, aad, alen, ct, clen, key);
+        polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+        return;
+    }
+#endif
+#endif
     uint8_t b[AEAD_BUF];
     struct polymac_span sp[AEAD_SPANS];
     const size_t n = aead_spans(sp, b, aad, alen, ct, clen);
 #ifdef POLYMAC_HAVE_R64
-    const int brief = k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
-                      && (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16;
     uint64_t h[3] = {0, 0, 0};
     if (brief || (k->auth_spans && k->auth_spans(tag, sp, n, key)))
         r64_spans_oneshot(tag, h, sp, n, key);

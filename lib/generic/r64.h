@@ -181,11 +181,15 @@ static inline void polymac_r64_core(uint64_t h[3], uint64_t r0, uint64_t r1,
 static inline void polymac_r64_blocks(struct polymac_r64 *st, const uint8_t *in,
                                       size_t nblocks, uint64_t hibit)
 {
+#ifdef POLYMAC_R64_BLOCKS
+    polymac_r64_blocks_arch(st, in, nblocks, hibit);
+#else
     uint64_t h[3] = {st->h0, st->h1, st->h2};
     polymac_r64_core(h, st->r0, st->r1, in, nblocks, hibit);
     st->h0 = h[0];
     st->h1 = h[1];
     st->h2 = h[2];
+#endif
 }
 
 /* h mod 2^130 + 5 (h >> 130): the same value mod p, with h2 <= 4. */
@@ -272,6 +276,11 @@ static inline void polymac_r64_emit(struct polymac_r64 *st, uint8_t tag[16],
 static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t len,
                                     const uint8_t key[32])
 {
+#ifdef POLYMAC_R64_AUTH
+    uint64_t h[3];
+    polymac_r64_auth_arch(h, msg, len, key);
+    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+#else
     uint64_t h[3] = {0, 0, 0}, r0, r1;
     size_t rest = len % 16;
     polymac_clamp64(&r0, &r1, key);
@@ -283,12 +292,14 @@ static inline void polymac_r64_auth(uint8_t tag[16], const uint8_t *msg, size_t 
         polymac_wipe(last, sizeof last);
     }
     polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+#endif
 }
 
 /*
  * polymac_r64_auth under the stack rule (kernel.h), the short messages'
- * one-shot of every kernel with an auth.  Where the block loop is x86-64
- * assembly, h, r and the key stay in registers and the code is inlined
+ * one-shot of every kernel with an auth.  Where the one-shot is x86-64
+ * assembly (one asm block from the key's load to h: no compiler can
+ * spill r), h, r and the key stay in registers and the code is inlined
  * into its caller.  Elsewhere the loop is C, and compilers spill r, s1 or
  * h into the frame (GCC 12 on s390x spills r1): the code runs out of
  * line, and its dead frame is zeroed right after, as deep as

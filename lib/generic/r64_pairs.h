@@ -321,19 +321,19 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
  * below polymac_pairs_lanes's frame, zeroed after the batch: on x86-64
  * (burn.h) the return address, six pushes, the frame (k, pad, spills)
  * and the red zone below it (both are leaves), and for polymac_pairs_one
- * its two arguments passed on the stack.  Read from the disassembly of
- * each kernel's copy (GCC 12, release build): x86-avx2 and generic-r64
- * polymac_pairs_same 8 + 48 + 192 + 112 = 360 bytes, polymac_pairs_one
- * 16 + 8 + 48 + 128 + 112 = 312; x86-avx512 8 + 48 + 112 + 120 = 288 and
- * 16 + 8 + 48 + 96 + 120 = 288, rounded up to whole vectors of the
- * widest kernel (64 bytes).  Elsewhere each function's whole frame: on
+ * its two arguments passed on the stack: the deepest of each kernel's
+ * copy with GCC 12 and 14 and clang 14 and 19, the C loop's build
+ * (POLYMAC_R64_PORTABLE) too (GCC 12's polymac_pairs_same there is the
+ * deepest; test/trust/burn_depths.py checks it against the library),
+ * rounded up to whole vectors of the widest kernel (64 bytes).
+ * Elsewhere each function's whole frame: on
  * aarch64 (its first stp) polymac_pairs_same 368 (generic-r64) and 384
  * (aarch64-neon), polymac_pairs_one 352; on ppc64le (its stdu, the
  * registers it saves inside) 496 and 416; rounded up.
  */
 #ifndef POLYMAC_PAIRS_STACK
 #if defined(__x86_64__)
-#define POLYMAC_PAIRS_STACK 384
+#define POLYMAC_PAIRS_STACK 512
 #else
 #define POLYMAC_PAIRS_STACK 512
 #endif

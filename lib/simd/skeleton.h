@@ -83,8 +83,8 @@ struct polymac_simd_kernel {
      * took; the skeleton hands the rest to the scalar code.  It may
      * leave h in scalar form itself (s->vec = 0) when that is cheaper. */
     size_t (*loop)(void *st, const uint8_t *in, size_t nblocks, uint32_t hibit);
-    /* Optional: run after the vector path returns (the x86 kernels zero
-     * its dead stack there: x86/burn.h). */
+    /* Optional: run after the vector path returns, and after to_r64
+     * outside it (the x86 kernels zero their dead stack there: x86/burn.h). */
     void (*after)(void);
     /* The wipe emit uses (NULL: polymac_wipe), over the first small bytes
      * of the state when no powers were made, else all state bytes. */
@@ -135,6 +135,22 @@ POLYMAC_SIMD_INLINE void polymac_simd_to_r64(void *st, struct polymac_simd *s,
 {
     if (s->vec == 1) {
         k->to_r64(st);
+        s->vec = 0;
+    }
+}
+
+/* The same outside the vector path (blocks' scalar calls, emit): the
+ * conversion is vector code with the powers at hand, so its dead frame is
+ * zeroed as the vector path's is (clang 14 spills a vector of IFMA's
+ * powers in ifma_merge's red zone); inside the vector path, the zeroing
+ * after it covers it. */
+POLYMAC_SIMD_INLINE void polymac_simd_to_r64_after(void *st, struct polymac_simd *s,
+                                                   const struct polymac_simd_kernel *k)
+{
+    if (s->vec == 1) {
+        k->to_r64(st);
+        if (k->after)
+            k->after();
         s->vec = 0;
     }
 }
@@ -202,6 +218,7 @@ POLYMAC_SIMD_INLINE void polymac_simd_blocks(void *st, struct polymac_simd *s,
             k->after();
         return;
     }
+    polymac_simd_to_r64_after(st, s, k);
     polymac_simd_scalar(st, s, k, in, nblocks, hibit);
 }
 
@@ -211,7 +228,7 @@ POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
                                            const struct polymac_simd_kernel *k,
                                            uint8_t tag[16], const uint8_t key_s[16])
 {
-    polymac_simd_to_r64(st, s, k);
+    polymac_simd_to_r64_after(st, s, k);
     polymac_r64_tag(&s->sc, tag, key_s);
     /* one of two constant lengths: a forged flag cannot run past ks */
     size_t n = s->powers != 0 ? k->state : k->small;

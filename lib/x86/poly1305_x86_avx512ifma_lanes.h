@@ -480,10 +480,10 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
  * its caller only the depth of a group called directly.
  */
 #ifndef IFMA_LANES_SAME_STACK
-#define IFMA_LANES_SAME_STACK 576
+#define IFMA_LANES_SAME_STACK 704
 #endif
 #ifndef IFMA_LANES_ALIGNED_STACK
-#define IFMA_LANES_ALIGNED_STACK 832
+#define IFMA_LANES_ALIGNED_STACK 1152
 #endif
 /* the groups of run_h: their h records' vectors besides (not read from
  * the disassembly yet: the aligned depth with room) */
