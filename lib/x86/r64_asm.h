@@ -68,6 +68,13 @@
     "add %[f0], %[h1]\n\t"            /* h1 = (a >> 64) + f */                 \
     "adc %[f1], %[h2]\n\t"
 
+/* A whole block from in, in advanced past it: the step each loop below
+ * repeats. */
+#define POLYMAC_R64_ASM_BLOCK(hb)                                              \
+    POLYMAC_R64_ASM_LOAD POLYMAC_R64_ASM_ADD(hb) POLYMAC_R64_ASM_MUL           \
+    "add $16, %[in]\n\t"
+
+
 /* r (clamped) and s1 = 5 r1 / 4 from the key at %[f1], which then
  * serves as f1: the key's address is dead once r is loaded, and a
  * register fewer lets the block fit beside a frame pointer. */
@@ -96,10 +103,7 @@
     "jmp " P "1f\n\t"                                                          \
     ".p2align 6\n"                                                             \
     P "0:\n\t"                                                                 \
-    POLYMAC_R64_ASM_LOAD                                                       \
-    POLYMAC_R64_ASM_ADD("$1")                                                  \
-    POLYMAC_R64_ASM_MUL                                                        \
-    "add $16, %[in]\n\t"                                                       \
+    POLYMAC_R64_ASM_BLOCK("$1")                                                \
     "sub $16, %[n]\n\t"                                                        \
     "jae " P "0b\n"                                                            \
     P "1:\n\t"                                                                 \
@@ -160,10 +164,7 @@ static inline void polymac_r64_loop(uint64_t *hp0, uint64_t *hp1, uint64_t *hp2,
          * spilled inside the loop.  14 registers, so it fits beside a
          * frame pointer. */
         __asm__("1:\n\t"
-                POLYMAC_R64_ASM_LOAD
-                POLYMAC_R64_ASM_ADD("%[hb]")
-                POLYMAC_R64_ASM_MUL
-                "add $16, %[in]\n\t"
+                POLYMAC_R64_ASM_BLOCK("%[hb]")
                 "sub $1, %[n]\n\t"
                 "jnz 1b"
                 : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [in] "+&r"(in),
@@ -210,10 +211,7 @@ static inline void polymac_r64_blocks_arch(struct polymac_r64 *st, const uint8_t
             "jmp 1f\n\t"                    /* over the loop's alignment */
             ".p2align 6\n"
             "1:\n\t"
-            POLYMAC_R64_ASM_LOAD
-            POLYMAC_R64_ASM_ADD("%[hb]")
-            POLYMAC_R64_ASM_MUL
-            "add $16, %[in]\n\t"
+            POLYMAC_R64_ASM_BLOCK("%[hb]")
             "sub $1, %[n]\n\t"
             "jnz 1b"
             : [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2), [in] "+&r"(in),
@@ -309,10 +307,7 @@ static inline void polymac_r64_spans_arch(uint64_t h[3], const struct polymac_sp
             "jmp 3f\n\t"
             ".p2align 6\n"
             "2:\n\t"
-            POLYMAC_R64_ASM_LOAD
-            POLYMAC_R64_ASM_ADD("$1")
-            POLYMAC_R64_ASM_MUL
-            "add $16, %[in]\n\t"
+            POLYMAC_R64_ASM_BLOCK("$1")
             "cmp %[end], %[in]\n\t"
             "jb 2b\n"
             "3:\n\t"
