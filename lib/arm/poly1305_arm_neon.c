@@ -19,5 +19,5 @@
 /* stack: the deepest frames -fstack-usage gives, rounded up with room to
  * spare; test_stack checks it under qemu-user */
 POLYMAC_NEON_KERNEL(arm_neon, "arm-neon",
-                    .stack_bytes = 1024,      /* deepest measured: 616 (blocks 96 + vector 520, GCC 12) */
+                    .stack_bytes = 1024,      /* above -fstack-usage's deepest (docs/log.md) */
                     .lanes = NULL);

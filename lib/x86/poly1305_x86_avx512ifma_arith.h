@@ -512,8 +512,8 @@ IFMA_INLINE struct ifma_pow ifma_pow32(const struct ifma_pow *p16)
  * single-group step has it there anyway) and r^32 is read from its row in
  * the state, a load each, for which Zen 5's and Intel's load ports have
  * room; with both read from rows, GCC added register copies around the
- * memory-operand IFMAs and the loop ran 5% slower on Zen 5 (docs/log.md,
- * 2026-12-02).
+ * memory-operand IFMAs and the loop was slower (docs/log.md, "r^16 and
+ * r^32 in the IFMA loops").
  * asm, not an intrinsic of a broadcast, which GCC would hoist out of the
  * loop into a register again; sanitizer builds, which must see every
  * read, take the intrinsics.

@@ -471,11 +471,11 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
 
 /*
  * The depth of dead stack each path leaves, zeroed after it (burn.h): the
- * return address, 48 bytes of pushes, up to 56 of realignment, then the
- * frame and the red zone its spills use (GCC 12, read from the
- * disassembly: the sub from rsp and the lowest rsp offset): same 328 +
- * 120, aligned 584 + 120 (520 + 105 when the caller ordered the group),
- * each rounded up to whole vectors.  A mixed
+ * return address, the pushes, up to 56 bytes of realignment, then the
+ * frame and the red zone its spills use, the deepest of GCC 12 and 14 and
+ * clang 14 and 19 (test/trust/burn_depths.py reads them from the built
+ * library and fails on a shorter one; docs/log.md has the table), rounded
+ * up to whole vectors.  A mixed
  * batch zeroes below ifma_lanes_mixed's frame (lengths and addresses),
  * its caller only the depth of a group called directly.
  */

@@ -186,8 +186,9 @@ static inline void polymac_r64_loop(uint64_t *hp0, uint64_t *hp1, uint64_t *hp2,
  * s1 in the dead stack after every one-shot, test_stack).  What they hand
  * back is h (message-dependent, and the tag's finish takes it at once) or
  * nothing.  Their loops start at a 64-byte boundary, jumped to over the
- * padding: the 124-byte loop then fills two lines, not three, and on Zen
- * 5 generic-r64's long one-shots ran 3 to 6% faster so (docs/log.md).
+ * padding: the 124-byte loop then fills two lines, not three, which
+ * long one-shots measured faster (docs/log.md, the dead stack under
+ * clang).
  */
 
 /* polymac_r64_blocks: h from st, nblocks blocks, h back into st.  hibit
