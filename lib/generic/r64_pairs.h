@@ -332,11 +332,7 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
  * registers it saves inside) 496 and 416; rounded up.
  */
 #ifndef POLYMAC_PAIRS_STACK
-#if defined(__x86_64__)
 #define POLYMAC_PAIRS_STACK 512
-#else
-#define POLYMAC_PAIRS_STACK 512
-#endif
 #endif
 
 static void polymac_pairs_batch(uint8_t *const out[], const uint8_t *const msgs[],

@@ -148,10 +148,9 @@ POLYMAC_SIMD_INLINE void polymac_simd_to_r64_after(void *st, struct polymac_simd
                                                    const struct polymac_simd_kernel *k)
 {
     if (s->vec == 1) {
-        k->to_r64(st);
+        polymac_simd_to_r64(st, s, k);
         if (k->after)
             k->after();
-        s->vec = 0;
     }
 }
 
