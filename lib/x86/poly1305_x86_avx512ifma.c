@@ -712,9 +712,12 @@ static int polymac_auth_x86_avx512ifma(uint8_t tag[16], const uint8_t *msg, size
  * The one-shot of a message in spans (kernel.h: auth_spans, the AEAD
  * layout): each span of the cold break-even or more through ifma_oneshot,
  * h joining lane 0 of its first block, the others (the AEAD's short AAD,
- * padded blocks and lengths) through the scalar code; between spans h is
- * in radix 2^64 in the state, which holds r and, after the first vector
- * span, the powers for the next, and is wiped as ifma_auth_vector's.
+ * padded blocks and lengths) through the scalar code.  Between spans h is
+ * in radix 2^64 in locals, as polymac_auth_x86_avx512ifma's after its
+ * vector part: through the state, the lengths block after the vector
+ * part waited on two stores and reloads of h (docs/log.md).  The state
+ * holds r (which ifma_powers reads) and, after the first vector span, the
+ * powers for the next, and is wiped as ifma_auth_vector's.
  */
 static __attribute__((noinline)) void ifma_spans_vector(uint8_t tag[16],
                                                         const struct polymac_span sp[],
@@ -723,26 +726,30 @@ static __attribute__((noinline)) void ifma_spans_vector(uint8_t tag[16],
 {
     _Alignas(POLYMAC_KS_ALIGN) struct ifma_state st_;
     struct ifma_state *st = &st_;
-    struct polymac_r64 *sc = &st->sm.sc;
-    polymac_r64_init(sc, key);
+    uint64_t h[3] = {0, 0, 0};
+    polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
     st->sm.powers = 0;
     for (size_t i = 0; i < n; i++) {
         const size_t nb = sp[i].nblocks;
         if (nb < cold) {
-            polymac_r64_blocks(sc, sp[i].p, nb, 1);
+            polymac_r64_core(h, st->sm.sc.r0, st->sm.sc.r1, sp[i].p, nb, 1);
             continue;
         }
         uint64_t l[3];
-        polymac_r64_to_r44(sc, l);
+        struct polymac_r64 x = { h[0], h[1], h[2], 0, 0 };
+        polymac_r64_to_r44(&x, l);
         if (nb / 16 > IFMA_PAIRS_MIN)
             ifma_oneshot_long(st, sp[i].p, nb, l);
         else
             ifma_oneshot_short(st, sp[i].p, nb, l);
         ifma_burn();
-        polymac_r64_from_r44(sc, l);
+        polymac_r64_from_r44(&x, l);
         polymac_wipe(l, sizeof l);
+        h[0] = x.h0;
+        h[1] = x.h1;
+        h[2] = x.h2;
     }
-    polymac_r64_tag(sc, tag, key + 16);
+    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
 
