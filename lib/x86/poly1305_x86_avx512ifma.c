@@ -297,12 +297,27 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
         in += 256;
         groups--;
     }
-    ifma_groups(&a, &b, p16, ifma_p32(st, p16, groups), in, groups, hb);
+    ifma_groups(&a, &b, p16, ifma_p32(st, p16, groups), in, groups, hb, NULL);
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
     st->sm.vec = 1;
     st->pend = 0;
     st->t = 0;
+}
+
+/*
+ * A tail of n blocks at p for a vector part of nblocks blocks, or none:
+ * when the two are short of two groups (ifma_oneshot's first group would
+ * be its last), and when the tail would leave a leading group of one
+ * block, a product of both sets on the chain for it, which costs more
+ * than the scalar blocks after the vector part (docs/log.md, 2026-12-03).
+ */
+static inline struct ifma_tail ifma_tail_of(const uint8_t *p, size_t n, uint32_t hibit,
+                                            size_t nblocks)
+{
+    const struct ifma_tail none = { NULL, 0, 1 }, some = { p, (unsigned)n, hibit };
+    const size_t k = (nblocks + n) % 16;
+    return n >= 1 && n <= 2 && nblocks + n >= 32 && (k == 0 || k > 1) ? some : none;
 }
 
 /*
@@ -319,6 +334,9 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
  *          V = V r^16 + M for each further group, the first group's M
  *          added without a product; the last V is multiplied lane-wise
  *          by r^16..r^1.
+ * With a tail (tl->n = 1 or 2 blocks elsewhere, G >= 2 counting them:
+ * ifma_tail_of), the message is the nblocks blocks at in and then those,
+ * which end its last group (ifma_load8_acc_tail).
  * Keeping the lanes for emit would only move the same sum there, behind
  * a store and reload of the lanes and the powers (measured slower at 256
  * to 512 bytes: docs/log.md, x86-avx512ifma break-evens and code).  For
@@ -326,10 +344,11 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
  * made and stored, then the loop reloading them).
  */
 IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t nblocks,
-                              uint64_t l[3], const int pairs)
+                              const struct ifma_tail *tl, uint64_t l[3], const int pairs)
 {
     const __m512i hb = ifma_hibit(1);
-    const size_t k = nblocks % 16, groups = nblocks / 16;
+    const unsigned t = tl ? tl->n : 0;
+    const size_t k = (nblocks + t) % 16, groups = (nblocks + t) / 16;
     struct ifma_pow pa, pb, p16;
     struct ifma_h a, b;
     const struct ifma_h x = ifma_lane0(l);
@@ -369,30 +388,48 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
         b = ifma_load8(in + 128, hb);
     }
     in += 16 * k + 256;
-    ifma_groups(&a, &b, &p16, pairs ? ifma_p32(st, &p16, groups - 1) : NULL, in,
-                groups - 1, hb);
+    ifma_groups(&a, &b, &p16, pairs ? ifma_p32(st, &p16, groups - 1) : NULL, in, groups - 1,
+                hb, tl);
     /* the final factors reloaded from the state, where ifma_powers
      * stored them: held in registers across the loop they were
      * spilled, a 328-byte frame that each call then had to zero */
     ifma_final(a, ifma_loadpow(st, 0), b, ifma_loadpow(st, 1), 1, l);
 }
 
-/* ifma_oneshot, made twice: with the two-group loop, for messages of
- * IFMA_PAIRS_MIN + 1 groups and more, and without it.  In one function the
- * two loops made the shorter messages slower on Zen 5 (docs/log.md,
- * 2026-12-02). */
-__attribute__((noinline)) static void ifma_oneshot_short(struct ifma_state *st,
-                                                         const uint8_t *in, size_t nblocks,
-                                                         uint64_t l[3])
-{
-    ifma_oneshot(st, in, nblocks, l, 0);
-}
+/* ifma_oneshot, made four times: with the two-group loop, for messages
+ * of IFMA_PAIRS_MIN + 1 groups and more, and without it, each with a tail
+ * and without one.  In one function the two loops made the shorter
+ * messages slower on Zen 5 (docs/log.md, 2026-12-02); the tail, a
+ * run-time choice, made those without one slower by 1-2% on Intel
+ * (docs/log.md, 2026-12-03). */
+#define IFMA_ONESHOT_VARIANT(name, pairs, tail)                                  \
+    __attribute__((noinline)) static void name(struct ifma_state *st,            \
+                                               const uint8_t *in, size_t nblocks, \
+                                               const struct ifma_tail *tl,        \
+                                               uint64_t l[3])                     \
+    {                                                                            \
+        ifma_oneshot(st, in, nblocks, tail ? tl : NULL, l, pairs);               \
+    }
+IFMA_ONESHOT_VARIANT(ifma_oneshot_short, 0, 0)
+IFMA_ONESHOT_VARIANT(ifma_oneshot_short_tail, 0, 1)
+IFMA_ONESHOT_VARIANT(ifma_oneshot_long, 1, 0)
+IFMA_ONESHOT_VARIANT(ifma_oneshot_long_tail, 1, 1)
 
-__attribute__((noinline)) static void ifma_oneshot_long(struct ifma_state *st,
-                                                        const uint8_t *in, size_t nblocks,
-                                                        uint64_t l[3])
+/* The variant for nblocks blocks and the tail tl (tl->n = 0: none). */
+IFMA_INLINE void ifma_oneshot_call(struct ifma_state *st, const uint8_t *in, size_t nblocks,
+                                   const struct ifma_tail *tl, uint64_t l[3])
 {
-    ifma_oneshot(st, in, nblocks, l, 1);
+    if ((nblocks + tl->n) / 16 > IFMA_PAIRS_MIN) {
+        if (tl->n)
+            ifma_oneshot_long_tail(st, in, nblocks, tl, l);
+        else
+            ifma_oneshot_long(st, in, nblocks, tl, l);
+    } else {
+        if (tl->n)
+            ifma_oneshot_short_tail(st, in, nblocks, tl, l);
+        else
+            ifma_oneshot_short(st, in, nblocks, tl, l);
+    }
 }
 
 /*
@@ -498,7 +535,7 @@ __attribute__((noinline)) static void ifma_absorb(struct ifma_state *st, const u
             in += 256;
             loop--;
         }
-        ifma_groups(&a, &b, &p16, ifma_p32(st, &p16, loop), in, loop, hb);
+        ifma_groups(&a, &b, &p16, ifma_p32(st, &p16, loop), in, loop, hb, NULL);
     }
     ifma_storelanes(st, 0, a);
     ifma_storelanes(st, 1, b);
@@ -683,16 +720,14 @@ static __attribute__((noinline)) void ifma_auth_vector(uint8_t tag[16], const ui
     uint64_t l[3] = {0, 0, 0};
     polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
     st->sm.powers = 0;
-    if (nblocks / 16 > IFMA_PAIRS_MIN)
-        ifma_oneshot_long(st, msg, nblocks, l);
-    else
-        ifma_oneshot_short(st, msg, nblocks, l);
+    const struct ifma_tail tl = ifma_tail_of(last, rest != 0, 0, nblocks);
+    ifma_oneshot_call(st, msg, nblocks, &tl, l);
     ifma_burn();
     struct polymac_r64 h;
     polymac_r64_from_r44(&h, l);
     polymac_wipe(l, sizeof l);
     uint64_t x[3] = { h.h0, h.h1, h.h2 };
-    if (rest)
+    if (rest && !tl.n)
         polymac_r64_core(x, st->sm.sc.r0, st->sm.sc.r1, last, 1, 0);
     polymac_r64_finish(tag, x[0], x[1], x[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));
@@ -735,19 +770,22 @@ static __attribute__((noinline)) void ifma_spans_vector(uint8_t tag[16],
             polymac_r64_core(h, st->sm.sc.r0, st->sm.sc.r1, sp[i].p, nb, 1);
             continue;
         }
+        /* a last span right after this one (the AEAD's padded block
+         * and lengths) ends its last group */
+        const struct ifma_tail tl = ifma_tail_of(sp[n - 1].p, i + 2 == n ? sp[n - 1].nblocks : 0,
+                                                 1, nb);
         uint64_t l[3];
         struct polymac_r64 x = { h[0], h[1], h[2], 0, 0 };
         polymac_r64_to_r44(&x, l);
-        if (nb / 16 > IFMA_PAIRS_MIN)
-            ifma_oneshot_long(st, sp[i].p, nb, l);
-        else
-            ifma_oneshot_short(st, sp[i].p, nb, l);
+        ifma_oneshot_call(st, sp[i].p, nb, &tl, l);
         ifma_burn();
         polymac_r64_from_r44(&x, l);
         polymac_wipe(l, sizeof l);
         h[0] = x.h0;
         h[1] = x.h1;
         h[2] = x.h2;
+        if (tl.n)
+            break;
     }
     polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));

@@ -377,17 +377,16 @@ IFMA_INLINE struct ifma_h ifma_load8(const uint8_t *in, __m512i hb)
 }
 
 /*
- * The 8 blocks at in as the starting values of ifma_mulred's accumulators,
- * with fewer instructions and no shift of hi: limb 1 takes block bits
+ * 8 blocks (x: blocks 0-3, y: 4-7, as ifma_split takes them) as the
+ * starting values of ifma_mulred's accumulators, with fewer instructions
+ * and no shift of hi: limb 1 takes block bits
  * 64..95 as the low half of hi * 2^20 (one IFMA for a shift, an add and a
  * mask), so it reaches 2^52 + 2^20 and carries block bits 88..95 into
  * limb 2 itself; limb 2 takes bits 96..127 only, moved by a byte shuffle.
  * Never a factor: limb 1 may exceed 52 bits.
  */
-IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
+IFMA_INLINE struct ifma_h ifma_split_acc(__m512i x, __m512i y, __m512i hb)
 {
-    const __m512i x = _mm512_loadu_si512((const void *)in);
-    const __m512i y = _mm512_loadu_si512((const void *)(in + 64));
     const __m512i ilo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i ihi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
     const __m512i lo = _mm512_permutex2var_epi64(x, ilo, y);
@@ -402,6 +401,36 @@ IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
     const __m512i sh = _mm512_set4_epi64(s1, s0, s1, s0);
     m.h2 = _mm512_or_si512(_mm512_shuffle_epi8(hi, sh), hb);
     return m;
+}
+
+/* The 8 blocks at in, as ifma_split_acc leaves them. */
+IFMA_INLINE struct ifma_h ifma_load8_acc(const uint8_t *in, __m512i hb)
+{
+    return ifma_split_acc(_mm512_loadu_si512((const void *)in),
+                          _mm512_loadu_si512((const void *)(in + 64)), hb);
+}
+
+/*
+ * ifma_load8_acc of 8 blocks of which the last t (1 or 2) are not at in
+ * but at tail (a padded block and the AEAD's lengths, in a buffer of the
+ * caller's), with the 2^128 bit thb (hb's form) there: the last group of
+ * a one-shot message spliced together in registers, so that those blocks
+ * need no scalar step after the lanes' sum.  Masked loads read nothing
+ * past block 7 - t at in.
+ */
+IFMA_INLINE struct ifma_h ifma_load8_acc_tail(const uint8_t *in, const uint8_t *tail,
+                                              unsigned t, __m512i hb, __m512i thb)
+{
+    const __m512i x = _mm512_loadu_si512((const void *)in);
+    __m512i y;
+    if (t == 1)
+        y = _mm512_inserti32x4(_mm512_maskz_loadu_epi64(0x3f, in + 64),
+                               _mm_loadu_si128((const __m128i *)(const void *)tail), 3);
+    else
+        y = _mm512_inserti64x4(_mm512_maskz_loadu_epi64(0x0f, in + 64),
+                               _mm256_loadu_si256((const __m256i *)(const void *)tail), 1);
+    const __mmask8 mt = (__mmask8)(0xffu << (8 - t));
+    return ifma_split_acc(x, y, _mm512_mask_mov_epi64(hb, mt, thb));
 }
 
 /* The first nb (0..8) of 8 blocks at in, in lanes 0..nb-1; the other lanes
@@ -575,37 +604,74 @@ IFMA_INLINE struct ifma_h ifma_mulred2(struct ifma_h v, const uint64_t p32[5],
     return ifma_carry(ifma_prod_row(ifma_prod(ifma_acc_start(m2), m1, *p16), v, p32));
 }
 
+/*
+ * The blocks that end a one-shot message but lie elsewhere: its padded
+ * last block, or the AEAD's padded block and lengths (n = 1 or 2, hibit
+ * theirs).  They end the last group of the vector part, spliced in
+ * registers (ifma_load8_acc_tail): after the lanes' sum, in the scalar
+ * code, they cost a block each on the chain to the tag (docs/log.md).
+ */
+struct ifma_tail {
+    const uint8_t *p;
+    unsigned n;
+    uint32_t hibit;
+};
+
+/* Set B's blocks of the group at in (in + 128 onwards), which tl's blocks
+ * end when tl is not NULL (the message's last group). */
+IFMA_INLINE struct ifma_h ifma_load8_acc_b(const uint8_t *in, const struct ifma_tail *tl,
+                                           __m512i hb)
+{
+    if (tl)
+        return ifma_load8_acc_tail(in + 128, tl->p, tl->n, hb, ifma_hibit(tl->hibit));
+    return ifma_load8_acc(in + 128, hb);
+}
+
 IFMA_INLINE void ifma_group(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
-                            const uint8_t *in, __m512i hb)
+                            const uint8_t *in, __m512i hb, const struct ifma_tail *tl)
 {
     *a = ifma_mulred(*a, *p16, ifma_load8_acc(in, hb));
-    *b = ifma_mulred(*b, *p16, ifma_load8_acc(in + 128, hb));
+    *b = ifma_mulred(*b, *p16, ifma_load8_acc_b(in, tl, hb));
+}
+
+IFMA_INLINE void ifma_pair(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
+                           const uint64_t *row32, const uint8_t *in, __m512i hb,
+                           const struct ifma_tail *tl)
+{
+    *a = ifma_mulred2(*a, row32, ifma_load8(in, hb), p16, ifma_load8_acc(in + 256, hb));
+    *b = ifma_mulred2(*b, row32, ifma_load8(in + 128, hb), p16,
+                      ifma_load8_acc_b(in + 256, tl, hb));
 }
 
 /*
  * V = V r^16 + M for each of groups groups of 16 blocks at in (set A the
  * first 8 blocks of a group, set B the last 8): the main loop.  p16 is
  * r^16 in every lane; with row32 (r^32's row), two groups a step
- * (ifma_mulred2), an odd group first.
+ * (ifma_mulred2), an odd group first, while r^32 is made.  tl (or NULL)
+ * ends the last group; the step that takes it is the loop's last, peeled.
  */
 IFMA_INLINE void ifma_groups(struct ifma_h *a, struct ifma_h *b, const struct ifma_pow *p16,
                              const uint64_t *row32,
-                             const uint8_t *in, size_t groups, __m512i hb)
+                             const uint8_t *in, size_t groups, __m512i hb,
+                             const struct ifma_tail *tl)
 {
+    const size_t peel = tl != NULL && groups > 0;
     if (!row32) {
-        for (size_t g = 0; g < groups; g++, in += 256)
-            ifma_group(a, b, p16, in, hb);
+        for (size_t g = peel; g < groups; g++, in += 256)
+            ifma_group(a, b, p16, in, hb, NULL);
+        if (peel)
+            ifma_group(a, b, p16, in, hb, tl);
         return;
     }
     if (groups % 2) {
-        ifma_group(a, b, p16, in, hb);
+        ifma_group(a, b, p16, in, hb, groups == 1 ? tl : NULL);
         in += 256;
     }
-    for (size_t g = groups / 2; g > 0; g--, in += 512) {
-        *a = ifma_mulred2(*a, row32, ifma_load8(in, hb), p16, ifma_load8_acc(in + 256, hb));
-        *b = ifma_mulred2(*b, row32, ifma_load8(in + 128, hb), p16,
-                          ifma_load8_acc(in + 384, hb));
-    }
+    const size_t pairs = groups / 2, last = peel && pairs > 0;
+    for (size_t g = last; g < pairs; g++, in += 512)
+        ifma_pair(a, b, p16, row32, in, hb, NULL);
+    if (last)
+        ifma_pair(a, b, p16, row32, in, hb, tl);
 }
 
 #endif

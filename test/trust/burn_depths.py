@@ -53,6 +53,8 @@ BURNED = {
     'ifma_vector': 'IFMA_VECTOR_STACK',
     'ifma_oneshot_long': 'IFMA_VECTOR_STACK',
     'ifma_oneshot_short': 'IFMA_VECTOR_STACK',
+    'ifma_oneshot_long_tail': 'IFMA_VECTOR_STACK',
+    'ifma_oneshot_short_tail': 'IFMA_VECTOR_STACK',
     # the lanes: one length, lockstep, and run_h's groups
     'ifma_lanes_same_sq': 'IFMA_LANES_SAME_STACK',
     'ifma_lanes_same_short': 'IFMA_LANES_SAME_STACK',
