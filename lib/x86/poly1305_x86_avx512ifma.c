@@ -743,6 +743,22 @@ static int polymac_auth_x86_avx512ifma(uint8_t tag[16], const uint8_t *msg, size
     return 0;
 }
 
+/* The span's blocks into h (radix 2^64, in locals), r from the key inside
+ * the asm block where there is one (r64_asm.h): given r as C values from
+ * the state, clang 14 kept them in this frame around the vector call
+ * (test_stack). */
+IFMA_INLINE void ifma_r64_span(uint64_t h[3], const struct polymac_span *sp,
+                               const uint8_t key[32], const struct ifma_state *st)
+{
+#ifdef POLYMAC_R64_SPANS
+    (void)st;
+    polymac_r64_spans_arch(h, sp, sp->p, sp->nblocks, 1, key);
+#else
+    (void)key;
+    polymac_r64_core(h, st->sm.sc.r0, st->sm.sc.r1, sp->p, sp->nblocks, 1);
+#endif
+}
+
 /*
  * The one-shot of a message in spans (kernel.h: auth_spans, the AEAD
  * layout): each span of the cold break-even or more through ifma_oneshot,
@@ -767,7 +783,7 @@ static __attribute__((noinline)) void ifma_spans_vector(uint8_t tag[16],
     for (size_t i = 0; i < n; i++) {
         const size_t nb = sp[i].nblocks;
         if (nb < cold) {
-            polymac_r64_core(h, st->sm.sc.r0, st->sm.sc.r1, sp[i].p, nb, 1);
+            ifma_r64_span(h, &sp[i], key, st);
             continue;
         }
         /* a last span right after this one (the AEAD's padded block
