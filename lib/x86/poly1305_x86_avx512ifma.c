@@ -667,29 +667,37 @@ static void polymac_init_x86_avx512ifma(void *ks, const uint8_t r[16])
 }
 
 
-/* The skeleton's blocks, and beside it the calls of live lanes:
- * ifma_absorb from POLYMAC_IFMA_LIVE blocks, ifma_short below. */
+/* The skeleton's blocks (the scalar code, the first vector call), out of
+ * line: a streamed call of live lanes then runs without their frame. */
+__attribute__((noinline)) static void ifma_blocks_skeleton(struct ifma_state *st,
+                                                           const uint8_t *in, size_t nblocks,
+                                                           uint32_t hibit)
+{
+    /* lanes without powers: a forged state, whose tag is wrong anyway; h
+     * is taken as it stands in radix 2^64, so that the lanes are never
+     * written without the powers that make emit wipe them (and the
+     * scalar path needs no merge) */
+    if (st->sm.vec == 1)
+        st->sm.vec = 0;
+    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit,
+                        POLYMAC_IFMA_COLD, POLYMAC_IFMA_WARM);
+}
+
+/* The calls of live lanes: ifma_absorb from POLYMAC_IFMA_LIVE blocks,
+ * ifma_short below; the rest through the skeleton. */
 static void polymac_blocks_x86_avx512ifma(void *ks, const uint8_t *in,
                                           size_t nblocks, uint32_t hibit)
 {
     struct ifma_state *st = ks;
 
-    if (st->sm.vec == 1) {
-        if (st->sm.powers >= IFMA_LEVEL) {
-            if (nblocks >= ifma_live_min())
-                ifma_absorb(st, in, nblocks, hibit);
-            else if (nblocks > 0)
-                ifma_short(st, in, nblocks, hibit);
-            return;
-        }
-        /* lanes without powers: a forged state, whose tag is wrong
-         * anyway; h is taken as it stands in radix 2^64, so that the
-         * lanes are never written without the powers that make emit
-         * wipe them (and the scalar path needs no merge) */
-        st->sm.vec = 0;
+    if (st->sm.vec == 1 && st->sm.powers >= IFMA_LEVEL) {
+        if (nblocks >= ifma_live_min())
+            ifma_absorb(st, in, nblocks, hibit);
+        else if (nblocks > 0)
+            ifma_short(st, in, nblocks, hibit);
+        return;
     }
-    polymac_simd_blocks(st, &st->sm, &ifma_kernel, ifma_vector, in, nblocks, hibit,
-                        POLYMAC_IFMA_COLD, POLYMAC_IFMA_WARM);
+    ifma_blocks_skeleton(st, in, nblocks, hibit);
 }
 
 static void polymac_emit_x86_avx512ifma(void *ks, uint8_t tag[16], const uint8_t s[16])
