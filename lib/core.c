@@ -47,6 +47,22 @@ static unsigned want_offset(const polymac_state *st)
     return 64 - (unsigned)((uintptr_t)st & 63);   /* 1..64 */
 }
 
+/* A state copied to another address: its front and kernel state moved
+ * from offset off to want (out of line: the frame its calls need is not
+ * every call's) */
+__attribute__((noinline, cold)) static void realign(unsigned char *raw, unsigned off,
+                                                    unsigned want)
+{
+    /* the bytes the move uncovers would keep s, buffered message bytes
+     * or kernel secrets after final wipes the new place */
+    memmove(raw + want, raw + off, FRONT_BYTES + POLYMAC_KS_BYTES);
+    if (want > off)
+        polymac_wipe(raw + off, want - off);
+    else
+        polymac_wipe(raw + want + FRONT_BYTES + POLYMAC_KS_BYTES, off - want);
+    raw[0] = (unsigned char)want;
+}
+
 /* Returns the live front of st (moving a copied state into alignment) or
  * NULL when st was never initialised, is finished, or is garbage. */
 static struct front *live(polymac_state *st, const struct polymac_kernel **k)
@@ -63,16 +79,8 @@ static struct front *live(polymac_state *st, const struct polymac_kernel **k)
     memcpy(&kidx, raw + off + offsetof(struct front, kidx), sizeof kidx);
     if (magic != LIVE_MAGIC || build != bind(kidx))
         return NULL;
-    if (off != want) {
-        /* the bytes the move uncovers would keep s, buffered message
-         * bytes or kernel secrets after final wipes the new place */
-        memmove(raw + want, raw + off, FRONT_BYTES + POLYMAC_KS_BYTES);
-        if (want > off)
-            polymac_wipe(raw + off, want - off);
-        else
-            polymac_wipe(raw + want + FRONT_BYTES + POLYMAC_KS_BYTES, off - want);
-        raw[0] = (unsigned char)want;
-    }
+    if (off != want)
+        realign(raw, off, want);
     struct front *f = (struct front *)(raw + want);
     *k = polymac_kernel_at(f->kidx);
     if (!*k || f->buflen > 15)
@@ -160,18 +168,12 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
     after_kernel(k);
 }
 
-int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
+/* polymac_update_nocheck's work on a live state f with bytes to take */
+__attribute__((noinline)) static int update_live(const struct polymac_kernel *k,
+                                                 struct front *f, const uint8_t *in,
+                                                 size_t len)
 {
-    const struct polymac_kernel *k;
-    struct front *f;
-    const uint8_t *in = msg;
     int called = 0;
-    if (!st || (!msg && len))
-        return POLYMAC_EINVAL;
-    if (!(f = live(st, &k)))
-        return POLYMAC_ESTATE;
-    if (!len)
-        return POLYMAC_OK;          /* msg may be NULL: nothing to copy */
     if (f->buflen) {
         size_t take = 16 - f->buflen;
         if (take > len)
@@ -199,6 +201,26 @@ int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
     if (called)
         after_kernel(k);
     return POLYMAC_OK;
+}
+
+int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
+{
+    const struct polymac_kernel *k;
+    struct front *f;
+    if (!st || (!msg && len))
+        return POLYMAC_EINVAL;
+    if (!(f = live(st, &k)))
+        return POLYMAC_ESTATE;
+    if (!len)
+        return POLYMAC_OK;          /* msg may be NULL: nothing to copy */
+    /* whole blocks and nothing buffered, for a kernel that zeroes its own
+     * stack: the kernel call alone, without the frame of the buffer's
+     * code (a stream of large pieces, one such call each) */
+    if (!f->buflen && !(len & 15) && !k->stack_bytes) {
+        k->blocks(kstate(f), msg, len / 16, 1);
+        return POLYMAC_OK;
+    }
+    return update_live(k, f, msg, len);
 }
 
 /* polymac_final without the argument checks (hidden: see auth_nocheck). */
