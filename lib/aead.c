@@ -403,12 +403,12 @@ size_t polymac_aead_statebytes(void)
 /*
  * The batch calls: every entry checked first, then the tags with the
  * kernel polymac_aead_auth uses, AEAD_RUN entries at a time: through its
- * lanes' run_h (kernel.h) where it has one, each packet's ciphertext
- * whole blocks in the lanes, its AAD before and its padded block and
- * lengths after in radix 2^64; the entries the lanes do not take (no
- * whole block of ciphertext, or more than max_len_h), or all of a run
- * with fewer than the lanes ask (min_same of one length, else
- * min_mixed), one by one.
+ * lanes' run_h (kernel.h) where it has one, each packet's AAD in radix
+ * 2^64 first, then its ciphertext's whole blocks, padded block and
+ * lengths in the lanes; the entries the lanes do not take (no whole
+ * block of ciphertext, or more than max_len_h), or all of a run with
+ * fewer than the lanes ask (min_same of one length, else min_mixed), one
+ * by one.
  */
 #define AEAD_RUN 64
 
@@ -436,14 +436,14 @@ __attribute__((noinline)) static void aead_one_call(const struct polymac_kernel 
 }
 
 #ifdef POLYMAC_HAVE_R64
-/* The radix-2^64 parts of the packets at[0..m) that the lanes take: with
- * tags NULL, each one's AAD from h = 0 into its h record; else its padded
- * block and lengths from its record on, and its tag.  Out of line, its
- * frame zeroed after, AEAD_PART_STACK deep (the loop around the block
- * loop keeps 5 r1 / 4 in it: test_stack; x86-64, GCC 12: six pushes, the
- * return address and a frame of 88 bytes, rounded up with room). */
+/* The lanes' records of the packets at[0..m): each one's AAD from h = 0
+ * into its h, and its padded block and lengths at the end of its tail.
+ * Out of line, its frame zeroed after, AEAD_PART_STACK deep (the loop
+ * around the block loop keeps 5 r1 / 4 in it: test_stack; x86-64, GCC 12:
+ * six pushes, the return address and a frame of 88 bytes, rounded up with
+ * room). */
 #define AEAD_PART_STACK 512
-__attribute__((noinline)) static void aead_r64_part(uint64_t rec[][4], uint8_t *const tags[],
+__attribute__((noinline)) static void aead_r64_part(struct polymac_aead_rec rec[],
                                                     const void *const aads[],
                                                     const size_t alens[],
                                                     const void *const cts[],
@@ -453,32 +453,33 @@ __attribute__((noinline)) static void aead_r64_part(uint64_t rec[][4], uint8_t *
 {
     for (size_t j = 0; j < m; j++) {
         const size_t i = at[j];
-        uint8_t b[32];
+        uint8_t b[16];
         struct polymac_span sp[2];
-        size_t ns = 1;
-        if (tags) {
-            sp[0] = span_tail(b, (const uint8_t *)cts[i], clens[i], alens[i]);
-        } else {
-            rec[j][0] = rec[j][1] = rec[j][2] = rec[j][3] = 0;
-            ns = spans_aad(sp, b, aads[i], alens[i]);
-        }
+        const size_t t = clens[i] % 16 != 0;
+        rec[j].h[0] = rec[j].h[1] = rec[j].h[2] = 0;
+        rec[j].nt = t + 1;
+        (void)span_tail(rec[j].tail + 16 - 16 * t, (const uint8_t *)cts[i], clens[i], alens[i]);
+        const size_t ns = spans_aad(sp, b, aads[i], alens[i]);
         if (ns)
-            r64_spans_oneshot(tags ? tags[i] : NULL, rec[j], sp, ns, keys[i]);
+            r64_spans_oneshot(NULL, rec[j].h, sp, ns, keys[i]);
     }
 }
 
 /* The tags of n <= AEAD_RUN entries, at least enough of them for the
- * lanes (at[0..m): their indices, ml their whole blocks' bytes), the
- * others before them one by one.  Out of line: the h records (key-derived,
- * wiped) and the arrays stay out of the callers' frames. */
+ * lanes (at[0..m): their indices, ml the bytes they take: whole blocks
+ * and tail), the others before them one by one.  Out of line: the
+ * records (key-derived, wiped) and the arrays stay out of the callers'
+ * frames. */
 __attribute__((noinline)) static void
 aead_lanes(const struct polymac_kernel *k, uint8_t *const tags[], const void *const aads[],
            const size_t alens[], const void *const cts[], const size_t clens[],
-           const uint8_t *const keys[], size_t n, const size_t at[], const size_t ml[],
+           const uint8_t *const keys[], size_t n, const size_t at[], size_t ml[],
            size_t m)
 {
-    _Alignas(64) uint64_t rec[AEAD_RUN][4];
-    uint8_t *hp[AEAD_RUN];
+    _Alignas(64) struct polymac_aead_rec rec[AEAD_RUN];
+    _Alignas(16) uint8_t tb[AEAD_RUN][16];
+    const struct polymac_aead_rec *rp[AEAD_RUN];
+    uint8_t *tp[AEAD_RUN];
     const uint8_t *mp[AEAD_RUN], *kp[AEAD_RUN];
     for (size_t i = 0, j = 0; i < n; i++) {
         if (j < m && at[j] == i)
@@ -486,18 +487,23 @@ aead_lanes(const struct polymac_kernel *k, uint8_t *const tags[], const void *co
         else
             aead_one_call(k, tags[i], aads[i], alens[i], cts[i], clens[i], keys[i]);
     }
+    aead_r64_part(rec, aads, alens, cts, clens, keys, at, m);
+    polymac_burn_stack(AEAD_PART_STACK);
     for (size_t j = 0; j < m; j++) {
-        hp[j] = (uint8_t *)rec[j];
+        rp[j] = &rec[j];
+        tp[j] = tb[j];
         mp[j] = cts[at[j]];
         kp[j] = keys[at[j]];
+        ml[j] += 16 * rec[j].nt;
     }
-    aead_r64_part(rec, NULL, aads, alens, cts, clens, keys, at, m);
-    polymac_burn_stack(AEAD_PART_STACK);
-    k->lanes->run_h(hp, mp, ml, kp, m);
+    k->lanes->run_h(tp, rp, mp, ml, kp, m);
     polymac_wipe_dead_stack(k);
-    aead_r64_part(rec, tags, aads, alens, cts, clens, keys, at, m);
-    polymac_burn_stack(AEAD_PART_STACK);
     polymac_wipe(rec, sizeof rec[0] * m);
+    /* the tags staged: a caller's tag may lie inside another packet's
+     * ciphertext, which a later group of lanes still reads */
+    for (size_t j = 0; j < m; j++)
+        memcpy(tags[at[j]], tb[j], 16);
+    polymac_wipe(tb, 16 * m);
 }
 #endif
 

@@ -27,6 +27,17 @@ struct polymac_span {
     size_t nblocks;
 };
 
+/* A packet of the AEAD batch in a kernel's lanes (lanes->run_h): h, its
+ * AAD's, as 64-bit words h0, h1, h2 (h2 <= 4); nt, the blocks after the
+ * ciphertext's whole ones (1: the lengths, 2: its padded last block and
+ * the lengths), which end tail: tail + 32 - 16 nt.  h and tail at 0 and
+ * 32, whole blocks that a lane reads as such. */
+struct polymac_aead_rec {
+    uint64_t h[3];
+    uint64_t nt;
+    uint8_t tail[32];
+};
+
 /*
  * ks is plain data the front end may move with memcpy between calls (no
  * pointers); any byte pattern in it is safe to run (flags are compared,
@@ -78,14 +89,15 @@ struct polymac_lanes {
     size_t max_len;
     size_t min_same, min_mixed;
     size_t reads_first;
-    /* Optional, the AEAD batch's: as run, but message i is whole blocks
-     * (lens[i] a multiple of 16, 16 <= lens[i] <= max_len_h) and hs[i]
-     * a 32-byte h record, 64-bit words h0, h1, h2 (h2 <= 4), 0, that lane
-     * i starts from and where it leaves its h (partially reduced, h2
-     * small), no s added: the front end runs the AAD before and the
-     * padded blocks and the lengths after in radix 2^64.  The records
-     * lie apart from the inputs. */
-    void (*run_h)(uint8_t *const hs[], const uint8_t *const msgs[], const size_t lens[],
+    /* Optional, the AEAD batch's: as run, but message i starts from the
+     * h of recs[i] (the AAD's, which the front end runs in radix 2^64),
+     * then lens[i] - 16 nt bytes of whole blocks at msgs[i], then the nt
+     * blocks at the end of the record's tail (its padded last block, if
+     * any, and the lengths), all with hibit 1: lens[i] a multiple of 16,
+     * 32 <= lens[i] <= max_len_h + 32.  The records lie apart from the
+     * inputs and the tags. */
+    void (*run_h)(uint8_t *const out[], const struct polymac_aead_rec *const recs[],
+                  const uint8_t *const msgs[], const size_t lens[],
                   const uint8_t *const keys[], size_t n);
     size_t max_len_h;
 };

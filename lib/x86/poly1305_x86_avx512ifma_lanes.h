@@ -44,9 +44,11 @@
 #endif
 
 /* The longest message of run_h, the AEAD batch's ciphertexts (whole
- * blocks): a packet's alternative is its one-shot tag, not the one-shot
- * vector path of a plain message, and QUIC's and WireGuard's packets are
- * up to about 1.4 KiB.  At most 128 blocks: the window's classes. */
+ * blocks; a lane takes up to two blocks of its record's tail besides): a
+ * packet's alternative is its one-shot tag, not the one-shot vector path
+ * of a plain message, and QUIC's and WireGuard's packets are up to about
+ * 1.4 KiB.  At most 128 blocks: the window's classes (the tails' two
+ * share the first). */
 #ifndef IFMA_LANES_H_MAX
 #define IFMA_LANES_H_MAX 2048
 #endif
@@ -153,8 +155,9 @@ IFMA_INLINE void ifma_lanes_start(struct ifma_lanes_set *s, const uint8_t *const
     s->r2 = ifma_mkpow(sq.h0, sq.h1, sq.h2);
 }
 
-/* run_h's h records (kernel.h: h0, h1, h2 <= 4, 0 as 64-bit words) at
- * q[j] as the lanes' h: limbs below 2^44, 2^44, 2^43, as a block. */
+/* run_h's records' h (kernel.h: h0, h1, h2 <= 4 as 64-bit words; the
+ * fourth word, nt, is not read) at q[j] as the lanes' h: limbs below
+ * 2^44, 2^44, 2^43, as a block. */
 IFMA_INLINE struct ifma_h ifma_lanes_hin(const uint8_t *const q[8])
 {
     __m512i x, y, u, v;
@@ -177,27 +180,6 @@ IFMA_INLINE struct ifma_h ifma_lanes_carried(const struct ifma_lanes_set *s)
     h.h2 = _mm512_add_epi64(h.h2, _mm512_srli_epi64(h.h1, 44));
     h.h1 = _mm512_and_si512(h.h1, m44);
     return h;
-}
-
-/* The lanes' h, carried, as h records into q[j] for j < n (partially
- * reduced: below 2^131, h2 <= 4). */
-IFMA_INLINE void ifma_lanes_hout(const struct ifma_lanes_set *s, uint8_t *const q[],
-                                 const unsigned ord[], size_t n)
-{
-    const struct ifma_h c = ifma_lanes_carried(s);
-    const __m512i h0 = c.h0, h1 = c.h1, h2 = c.h2;
-    _Alignas(64) uint64_t w[3][8];
-    _mm512_store_si512((void *)w[0], _mm512_or_si512(h0, _mm512_slli_epi64(h1, 44)));
-    _mm512_store_si512((void *)w[1], _mm512_or_si512(_mm512_srli_epi64(h1, 20),
-                                                     _mm512_slli_epi64(h2, 24)));
-    _mm512_store_si512((void *)w[2], _mm512_srli_epi64(h2, 40));
-    for (unsigned j = 0; j < n; j++) {
-        uint64_t *o = (uint64_t *)(void *)q[ord ? ord[j] : j];
-        o[0] = w[0][j];
-        o[1] = w[1][j];
-        o[2] = w[2][j];
-    }
-    polymac_wipe(w, sizeof w);
 }
 
 /*
@@ -302,17 +284,18 @@ IFMA_INLINE void ifma_lanes_steps(struct ifma_lanes_set *a, const uint8_t *const
  */
 IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16],
-                                 int square, const int hio)
+                                 int square, const int hio,
+                                 const struct polymac_aead_rec *const recs[])
 {
     /* a full group reads the caller's arrays; a short one fills copies
-     * (run_h: h records, the zero key's bytes for the unused lanes) */
+     * (run_h: records, the zero key's bytes for the unused lanes) */
     const uint8_t *pc[8], *kc[8], *hc[8];
     const uint8_t *const *p = msgs, *const *kq = keys;
     if (n < 8 || hio) {
         for (unsigned l = 0; l < 8; l++) {
             pc[l] = msgs[l < n ? l : 0];
             kc[l] = l < n ? keys[l] : ifma_lanes_zero_key;
-            hc[l] = l < n ? out[l] : ifma_lanes_zero_key;
+            hc[l] = hio && l < n ? (const uint8_t *)recs[l]->h : ifma_lanes_zero_key;
         }
         p = pc;
         kq = kc;
@@ -320,10 +303,25 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
     struct ifma_lanes_set a;
     const size_t full = len / 16, rest = len % 16;
     ifma_lanes_start(&a, kq, square);
-    if (hio)
+    if (hio) {
+        /* run_h: the whole blocks, then the last two: the ciphertext's
+         * last block or its padded one, and the lengths (the records'
+         * tails; every lane the same count, not the same split) */
         a.h = ifma_lanes_hin(hc);
-    const int mixed = square && rest && (full & 1);
-    ifma_lanes_steps(&a, p, ifma_lanes_hb_full, full - mixed, square);
+        ifma_lanes_steps(&a, p, ifma_lanes_hb_full, full - 2, 1);
+        const uint8_t *q1[8], *q2[8];
+        for (unsigned l = 0; l < 8; l++) {
+            const struct polymac_aead_rec *r = recs[l < n ? l : 0];
+            q1[l] = r->nt == 2 ? r->tail : p[l] + 16 * (full - 2);
+            q2[l] = r->tail + 16;
+        }
+        const __m512i h1 = _mm512_loadu_si512((const void *)ifma_lanes_hb_full);
+        a.h = ifma_mul2red(ifma_add(a.h, ifma_lanes_blocks(q1, 0, h1)), a.r2,
+                           ifma_lanes_blocks(q2, 0, h1), a.r);
+    }
+    const int mixed = !hio && square && rest && (full & 1);
+    if (!hio)
+        ifma_lanes_steps(&a, p, ifma_lanes_hb_full, full - mixed, square);
     if (rest) {
         const uint8_t *q[8];
         for (unsigned l = 0; l < 8; l++) {
@@ -338,10 +336,6 @@ IFMA_INLINE void ifma_lanes_same(uint8_t *const out[], const uint8_t *const msgs
         } else {
             ifma_lanes_steps(&a, q, ifma_lanes_hb_pad, 1, 0);
         }
-    }
-    if (hio) {
-        ifma_lanes_hout(&a, out, NULL, n);
-        return;
     }
     _Alignas(64) uint8_t t[8][16];
     ifma_lanes_tags(&a, kq, t);
@@ -371,14 +365,16 @@ static const uint8_t ifma_lanes_zeros[IFMA_LANES_H_MAX + 32] __attribute__((alig
  * (bs: the message less 16 z, z its first block), when it joins.  A step
  * reads two such tables (its first and second block), the last step a
  * third, where a length that is not a whole number of blocks has its
- * padded block.  Nothing else is computed per lane between steps (a
+ * padded block (run_h: a fourth as well, the last two blocks from the
+ * records' tails).  Nothing else is computed per lane between steps (a
  * choice of three addresses per lane and block cost much more than a
  * group of one length: docs/log.md, Figures moved out of lib/ comments).
  * Lengths and addresses only.
  */
 IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const msgs[],
                                     const size_t lens[], const uint8_t *const keys[], size_t n,
-                                    uint8_t pad[8][16], const int sorted, const int hio)
+                                    uint8_t pad[8][16], const int sorted, const int hio,
+                                    const struct polymac_aead_rec *const recs[])
 {
     /* ord: entries by block count, longest first (insertion, stable),
      * unless the caller has ordered them */
@@ -399,7 +395,7 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
     /* addresses as pointers, computed as integers (a message's base lies
      * before it: only base + 16 b for b >= z is read) */
     const uint8_t *const zero = ifma_lanes_zeros;
-    const uint8_t *p1[8], *p2[8], *last[8], *base[8];
+    const uint8_t *p1[8], *p2[8], *last[8], *last1[8], *base[8];
     size_t z[8];
     const uint8_t *kq[8], *hq[8];
     uint8_t full = 0;                          /* lanes whose last block is full */
@@ -417,8 +413,17 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
             last[l] = (const uint8_t *)((uintptr_t)pad[l] - 16 * (uintptr_t)(t - 1));
         }
         full |= (uint8_t)((len && !rest) << l);
+        last1[l] = base[l];
+        if (hio && l < n) {
+            /* run_h: the last two blocks, the ciphertext's last or its
+             * padded one and the lengths, from the record's tail */
+            const struct polymac_aead_rec *r = recs[ord[l]];
+            last[l] = (const uint8_t *)((uintptr_t)r->tail + 16 - 16 * (uintptr_t)(t - 1));
+            if (r->nt == 2)
+                last1[l] = (const uint8_t *)((uintptr_t)r->tail - 16 * (uintptr_t)(t - 2));
+        }
         kq[l] = l < n ? keys[ord[l]] : ifma_lanes_zero_key;
-        hq[l] = l < n ? out[ord[l]] : ifma_lanes_zero_key;
+        hq[l] = hio && l < n ? (const uint8_t *)recs[ord[l]]->h : ifma_lanes_zero_key;
     }
     for (unsigned l = 0; l < 8; l++)
         p1[l] = p2[l] = zero;
@@ -439,7 +444,7 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
         for (; k2 < n && z[k2] <= b + 1; k2++)
             p2[k2] = base[k2];
         const int end = b + 2 == t;
-        const uint8_t *const *q1 = p1, *const *q2 = end ? last : p2;
+        const uint8_t *const *q1 = end && hio ? last1 : p1, *const *q2 = end ? last : p2;
         const __m512i hb1 = _mm512_maskz_mov_epi64((__mmask8)((1u << k1) - 1), hbit);
         const __m512i hb2 = _mm512_maskz_mov_epi64(
             end ? (__mmask8)full : (__mmask8)((1u << k2) - 1), hbit);
@@ -458,10 +463,6 @@ IFMA_INLINE void ifma_lanes_aligned(uint8_t *const out[], const uint8_t *const m
         h = ifma_mul2red_t(ifma_add(h, ifma_lanes_blocks(q1, 16 * b, hb1)), a.r2, m2, a.r);
     }
     a.h = h;
-    if (hio) {
-        ifma_lanes_hout(&a, out, ord, n);
-        return;
-    }
     _Alignas(64) uint8_t tg[8][16];
     ifma_lanes_tags(&a, kq, tg);
     for (unsigned l = 0; l < n; l++)
@@ -498,22 +499,24 @@ static __attribute__((noinline)) void
 ifma_lanes_same_sq(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                    const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, pad, 1, 0);
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 1, 0, NULL);
 }
 
 static __attribute__((noinline)) void
 ifma_lanes_same_short(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
                       const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, pad, 0, 0);
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 0, 0, NULL);
 }
 
-/* run_h's group of one length (whole blocks, at least one), two a step */
+/* run_h's group of one length (with the tails: at least two blocks), two
+ * a step */
 static __attribute__((noinline)) void
 ifma_lanes_same_h(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
-                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16],
+                  const struct polymac_aead_rec *const recs[])
 {
-    ifma_lanes_same(out, msgs, len, keys, n, pad, 1, 1);
+    ifma_lanes_same(out, msgs, len, keys, n, pad, 1, 1, recs);
 }
 
 /* A group of one length: up to IFMA_LANES_NO_SQUARE bytes one block a
@@ -521,10 +524,11 @@ ifma_lanes_same_h(uint8_t *const out[], const uint8_t *const msgs[], size_t len,
  * in the steps). */
 IFMA_INLINE void ifma_lanes_same_one(uint8_t *const out[], const uint8_t *const msgs[],
                                      size_t len, const uint8_t *const keys[], size_t n,
-                                     uint8_t pad[8][16], const int hio)
+                                     uint8_t pad[8][16], const int hio,
+                                     const struct polymac_aead_rec *const recs[])
 {
     if (hio)
-        ifma_lanes_same_h(out, msgs, len, keys, n, pad);
+        ifma_lanes_same_h(out, msgs, len, keys, n, pad, recs);
     else if (len > IFMA_LANES_NO_SQUARE)
         ifma_lanes_same_sq(out, msgs, len, keys, n, pad);
     else
@@ -535,16 +539,17 @@ static __attribute__((noinline)) void
 ifma_lanes_aligned_one(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                        const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0, 0);
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0, 0, NULL);
 }
 
 /* run_h's mixed group, ordered here: the window's first class holds
  * 64 to 128 blocks unordered */
 static __attribute__((noinline)) void
 ifma_lanes_aligned_h(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
-                     const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
+                     const uint8_t *const keys[], size_t n, uint8_t pad[8][16],
+                     const struct polymac_aead_rec *const recs[])
 {
-    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0, 1);
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 0, 1, recs);
 }
 
 /* The same for a group the caller has ordered, longest first. */
@@ -553,7 +558,7 @@ ifma_lanes_aligned_sorted(uint8_t *const out[], const uint8_t *const msgs[],
                           const size_t lens[], const uint8_t *const keys[], size_t n,
                           uint8_t pad[8][16])
 {
-    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 1, 0);
+    ifma_lanes_aligned(out, msgs, lens, keys, n, pad, 1, 0, NULL);
 }
 
 /* Whether the n >= 1 lengths are all lens[0]: eight compares an
@@ -590,11 +595,13 @@ IFMA_INLINE int ifma_lanes_one_length(const size_t lens[], size_t n)
  */
 IFMA_INLINE void ifma_lanes_window(uint8_t *const out[], const uint8_t *const msgs[],
                                    const size_t lens[], const uint8_t *const keys[], size_t n,
-                                   uint8_t pad[8][16], const int hio)
+                                   uint8_t pad[8][16], const int hio,
+                                   const struct polymac_aead_rec *const recs[])
 {
     /* class 0: 64 blocks and more, ..., class 63: 1 block or none */
     uint8_t *so[IFMA_LANES_WIN];
     const uint8_t *sm[IFMA_LANES_WIN], *sk[IFMA_LANES_WIN];
+    const struct polymac_aead_rec *sr[IFMA_LANES_WIN];
     size_t sl[IFMA_LANES_WIN], depth = hio ? IFMA_LANES_H_STACK : IFMA_LANES_SAME_STACK;
     for (size_t w = 0; w < n; w += IFMA_LANES_WIN) {
         const size_t c = n - w < IFMA_LANES_WIN ? n - w : IFMA_LANES_WIN;
@@ -641,6 +648,7 @@ IFMA_INLINE void ifma_lanes_window(uint8_t *const out[], const uint8_t *const ms
                 sm[k] = msgs[i];
                 sl[k] = lens[i];
                 sk[k] = keys[i];
+                sr[k] = hio ? recs[i] : NULL;
             }
             qend[nq] = (uint8_t)k;
             qone[nq] = !diff;
@@ -652,10 +660,10 @@ IFMA_INLINE void ifma_lanes_window(uint8_t *const out[], const uint8_t *const ms
             while (qend[q] <= g)
                 q++;
             if (sl[g] && qone[q] && qend[q] >= g + m) {
-                ifma_lanes_same_one(so + g, sm + g, sl[g], sk + g, m, pad, hio);
+                ifma_lanes_same_one(so + g, sm + g, sl[g], sk + g, m, pad, hio, sr + g);
             } else {
                 if (hio)
-                    ifma_lanes_aligned_h(so + g, sm + g, sl + g, sk + g, m, pad);
+                    ifma_lanes_aligned_h(so + g, sm + g, sl + g, sk + g, m, pad, sr + g);
                 else
                     ifma_lanes_aligned_sorted(so + g, sm + g, sl + g, sk + g, m, pad);
                 depth = hio ? IFMA_LANES_H_STACK : IFMA_LANES_ALIGNED_STACK;
@@ -673,14 +681,15 @@ static __attribute__((noinline)) void
 ifma_lanes_mixed(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                  const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_window(out, msgs, lens, keys, n, pad, 0);
+    ifma_lanes_window(out, msgs, lens, keys, n, pad, 0, NULL);
 }
 
 static __attribute__((noinline)) void
-ifma_lanes_mixed_h(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
+ifma_lanes_mixed_h(uint8_t *const out[], const struct polymac_aead_rec *const recs[],
+                   const uint8_t *const msgs[], const size_t lens[],
                    const uint8_t *const keys[], size_t n, uint8_t pad[8][16])
 {
-    ifma_lanes_window(out, msgs, lens, keys, n, pad, 1);
+    ifma_lanes_window(out, msgs, lens, keys, n, pad, 1, recs);
 }
 
 static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *const msgs[],
@@ -697,7 +706,7 @@ static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *co
     } else {
         for (size_t i = 0; i < n; i += 8)
             ifma_lanes_same_one(out + i, msgs + i, lens[0], keys + i, n - i < 8 ? n - i : 8,
-                                pad, 0);
+                                pad, 0, NULL);
         depth = IFMA_LANES_SAME_STACK;
     }
     polymac_x86_burn(depth);
@@ -706,12 +715,13 @@ static void polymac_lanes_x86_avx512ifma(uint8_t *const out[], const uint8_t *co
 
 /* run_h (kernel.h): every group through the window's code, which takes
  * groups of one length as such */
-static void polymac_lanes_h_x86_avx512ifma(uint8_t *const hs[], const uint8_t *const msgs[],
-                                           const size_t lens[], const uint8_t *const keys[],
-                                           size_t n)
+static void polymac_lanes_h_x86_avx512ifma(uint8_t *const out[],
+                                           const struct polymac_aead_rec *const recs[],
+                                           const uint8_t *const msgs[], const size_t lens[],
+                                           const uint8_t *const keys[], size_t n)
 {
     _Alignas(64) uint8_t pad[8][16];
-    ifma_lanes_mixed_h(hs, msgs, lens, keys, n, pad);
+    ifma_lanes_mixed_h(out, recs, msgs, lens, keys, n, pad);
     polymac_x86_burn(IFMA_LANES_H_STACK);
     polymac_wipe(pad, sizeof pad);
 }

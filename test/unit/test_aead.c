@@ -391,7 +391,7 @@ START_TEST(batch_layouts)
     const uint8_t *keys[N];
     const void *aads[N], *cts[N];
     size_t alens[N], clens[N];
-    for (int v = 0; v < 5; v++)
+    for (int v = 0; v < 6; v++)
         for (size_t n = 1; n <= N; n++) {
             for (size_t i = 0; i < n; i++) {
                 static const size_t one[3][2] = {{20, 1200}, {0, 1024}, {13, 2064}};
@@ -401,6 +401,12 @@ START_TEST(batch_layouts)
                 } else if (v == 3) {
                     alens[i] = 0;
                     clens[i] = 64 + (i * 1356) / 32;
+                } else if (v == 5) {
+                    /* as many blocks each with the tail, split two ways:
+                     * 76 whole and the lengths, or 75, a padded block
+                     * and the lengths */
+                    alens[i] = i % 3;
+                    clens[i] = i % 2 ? 1216 : 1201 + i % 15;
                 } else {
                     alens[i] = (size_t)(test_rand(&seed) % 40);
                     clens[i] = (size_t)(test_rand(&seed) % 2100);
