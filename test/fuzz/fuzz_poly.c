@@ -14,8 +14,10 @@
  * entries of one polymac_auth_batch / polymac_verify_batch on every kernel.
  * AEAD mode (every input): the message up to the first split point as the
  * AAD, the rest as the ciphertext; polymac_aead_auth, _verify, a batch of
- * one and a stream cut at the other split points on every kernel, against
- * libsodium's Poly1305 of the padded layout the harness builds.
+ * one, a batch of nine (the ciphertext shortened by head[8] bytes a packet,
+ * each packet's key its own) and a stream cut at the other split points on
+ * every kernel, against libsodium's Poly1305 of the padded layout the
+ * harness builds.
  * Any difference from libsodium, or any verify that accepts a wrong tag or
  * refuses the right one, aborts: libFuzzer keeps the input as a crash.
  *
@@ -50,14 +52,12 @@ static void setup(void)
         abort();
 }
 
-/* AEAD mode: AAD msg[0..cuts[0]), ciphertext the rest (see above). */
-static void aead_mode(const uint8_t *msg, size_t len, const uint8_t *key, const size_t cuts[],
-                      unsigned ncuts, const uint8_t *head)
+/* libsodium's Poly1305 of the AEAD layout of aad and ct under key */
+static void aead_ref(uint8_t ref[16], const uint8_t *aad, size_t alen, const uint8_t *ct,
+                     size_t clen, const uint8_t *key)
 {
-    const size_t alen = ncuts ? cuts[0] : 0, clen = len - alen;
     const size_t pa = (alen + 15) / 16 * 16, pc = (clen + 15) / 16 * 16;
-    const uint8_t *aad = alen ? msg : NULL, *ct = clen ? msg + alen : NULL;
-    uint8_t *padded = calloc(1, pa + pc + 16), ref[16], tag[16], bad[16];
+    uint8_t *padded = calloc(1, pa + pc + 16);
     if (!padded)
         abort();
     if (alen)
@@ -70,6 +70,58 @@ static void aead_mode(const uint8_t *msg, size_t len, const uint8_t *key, const 
     }
     crypto_onetimeauth_poly1305(ref, padded, pa + pc + 16, key);
     free(padded);
+}
+
+/* The AEAD batch of AEAD_BATCH packets, enough for a kernel's lanes:
+ * packet i the AAD and the ciphertext's first clen - i step bytes (step
+ * from head[8], 0: one length), its key the key with byte 0 xor i; every
+ * tag libsodium's, and verify flags the one wrong tag alone (head[9..11]
+ * pick it; bytes of the split points, read again). */
+#define AEAD_BATCH 9
+static void aead_batch(const uint8_t *aad, size_t alen, const uint8_t *ct, size_t clen,
+                       const uint8_t *key, const uint8_t *head, const char *kernel)
+{
+    uint8_t keys[AEAD_BATCH][32], refs[AEAD_BATCH][16], tags[AEAD_BATCH][16];
+    uint8_t *tp[AEAD_BATCH];
+    const uint8_t *kp[AEAD_BATCH], *rp[AEAD_BATCH];
+    const void *ap[AEAD_BATCH], *cp[AEAD_BATCH];
+    size_t al[AEAD_BATCH], cl[AEAD_BATCH];
+    int res[AEAD_BATCH];
+    const size_t step = head[8];
+    const unsigned wrong = head[9] % AEAD_BATCH;
+    for (unsigned i = 0; i < AEAD_BATCH; i++) {
+        memcpy(keys[i], key, 32);
+        keys[i][0] ^= (uint8_t)i;
+        cl[i] = clen > i * step ? clen - i * step : 0;
+        al[i] = alen;
+        ap[i] = aad;
+        cp[i] = cl[i] ? ct : NULL;
+        kp[i] = keys[i];
+        tp[i] = tags[i];
+        rp[i] = refs[i];
+        aead_ref(refs[i], aad, alen, ct, cl[i], keys[i]);
+    }
+    if (polymac_aead_auth_batch(tp, ap, al, cp, cl, kp, AEAD_BATCH) != 0)
+        die("AEAD batch of several failed", kernel, clen);
+    for (unsigned i = 0; i < AEAD_BATCH; i++)
+        if (memcmp(tags[i], refs[i], 16) != 0)
+            die("AEAD batch of several: a tag differs from libsodium", kernel, cl[i]);
+    refs[wrong][head[10] & 15] ^= (uint8_t)(1u << (head[11] & 7));
+    if (polymac_aead_verify_batch(rp, ap, al, cp, cl, kp, AEAD_BATCH, res) != POLYMAC_EBADTAG)
+        die("AEAD batch of several accepted a wrong tag", kernel, clen);
+    for (unsigned i = 0; i < AEAD_BATCH; i++)
+        if (res[i] != (i == wrong ? POLYMAC_EBADTAG : 0))
+            die("AEAD batch of several: a wrong verdict", kernel, cl[i]);
+}
+
+/* AEAD mode: AAD msg[0..cuts[0]), ciphertext the rest (see above). */
+static void aead_mode(const uint8_t *msg, size_t len, const uint8_t *key, const size_t cuts[],
+                      unsigned ncuts, const uint8_t *head)
+{
+    const size_t alen = ncuts ? cuts[0] : 0, clen = len - alen;
+    const uint8_t *aad = alen ? msg : NULL, *ct = clen ? msg + alen : NULL;
+    uint8_t ref[16], tag[16], bad[16];
+    aead_ref(ref, aad, alen, ct, clen, key);
     memcpy(bad, ref, 16);
     bad[head[6] & 15] ^= (uint8_t)(1u << (head[7] & 7));
     for (size_t k = 0; k < nkernels; k++) {
@@ -92,6 +144,7 @@ static void aead_mode(const uint8_t *msg, size_t len, const uint8_t *key, const 
         if (polymac_aead_verify_batch(bp, ap, &alen, cp, &clen, kp, 1, &res) != POLYMAC_EBADTAG
             || res != POLYMAC_EBADTAG)
             die("AEAD batch verify accepted a wrong tag", kernels[k], len);
+        aead_batch(aad, alen, ct, clen, key, head, kernels[k]);
         /* streamed: the AAD whole, the ciphertext cut at the other points */
         if (polymac_aead_init(&st, key) != 0 || polymac_aead_update_aad(&st, aad, alen) != 0)
             die("AEAD init or AAD failed", kernels[k], len);
