@@ -399,9 +399,8 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
 /* ifma_oneshot, made four times: with the two-group loop, for messages
  * of IFMA_PAIRS_MIN + 1 groups and more, and without it, each with a tail
  * and without one.  In one function the two loops made the shorter
- * messages slower on Zen 5 (docs/log.md, 2026-12-02); the tail, a
- * run-time choice, made those without one slower by 1-2% on Intel
- * (docs/log.md, 2026-12-03). */
+ * messages slower on Zen 5; the tail as a run-time choice made those
+ * without one slower on Intel (docs/log.md, 2026-12-02 and 2026-12-03). */
 #define IFMA_ONESHOT_VARIANT(name, pairs, tail)                                  \
     __attribute__((noinline)) static void name(struct ifma_state *st,            \
                                                const uint8_t *in, size_t nblocks, \
