@@ -86,6 +86,11 @@ struct polymac_simd_kernel {
     /* Optional: run after the vector path returns, and after to_r64
      * outside it (the x86 kernels zero their dead stack there: x86/burn.h). */
     void (*after)(void);
+    /* Optional: a streamed call whose h is already in vector form (vec is
+     * 1) in the kernel's own short path, without the vector path's frame
+     * and set-up; returns 0, having done nothing, to leave the call to
+     * the skeleton.  It zeroes its own dead stack. */
+    int (*absorb)(void *st, const uint8_t *in, size_t nblocks, uint32_t hibit);
     /* The wipe emit uses (NULL: polymac_wipe), over the first small bytes
      * of the state when no powers were made, else all state bytes. */
     void (*wipe)(void *p, size_t n);
@@ -243,7 +248,9 @@ POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
  * polymac_simd member and its break-evens in blocks per call (cold and
  * warm: expressions, constant or the CPU's row), and the vector path as
  * a function of its own, out of line: inlined into blocks(), its register
- * and stack set-up would be paid by every short message.  The kernel then
+ * and stack set-up would be paid by every short message.  A kernel with
+ * an absorb has blocks() try it first, and the rest of the skeleton out
+ * of line, so that a streamed call pays neither.  The kernel then
  * registers polymac_init_<sym>, polymac_blocks_<sym> and polymac_emit_<sym>.
  */
 #define POLYMAC_SIMD_FUNCTIONS(sym, state_t, member, k, cold, warm)                \
@@ -256,11 +263,24 @@ POLYMAC_SIMD_INLINE void polymac_simd_emit(void *st, struct polymac_simd *s,
     {                                                                             \
         polymac_simd_vector(ks, &((state_t *)ks)->member, &(k), in, nblocks, hibit); \
     }                                                                             \
-    static void polymac_blocks_##sym(void *ks, const uint8_t *in, size_t nblocks, \
-                                     uint32_t hibit)                              \
+    static __attribute__((noinline)) void                                         \
+    polymac_skeleton_##sym(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit) \
     {                                                                             \
         polymac_simd_blocks(ks, &((state_t *)ks)->member, &(k), polymac_vector_##sym, \
                             in, nblocks, hibit, (cold), (warm));                  \
+    }                                                                             \
+    static void polymac_blocks_##sym(void *ks, const uint8_t *in, size_t nblocks, \
+                                     uint32_t hibit)                              \
+    {                                                                             \
+        if (!(k).absorb) {                                                        \
+            polymac_simd_blocks(ks, &((state_t *)ks)->member, &(k),               \
+                                polymac_vector_##sym, in, nblocks, hibit, (cold), \
+                                (warm));                                          \
+            return;                                                               \
+        }                                                                         \
+        if (((state_t *)ks)->member.vec == 1 && (k).absorb(ks, in, nblocks, hibit)) \
+            return;                                                               \
+        polymac_skeleton_##sym(ks, in, nblocks, hibit);                           \
     }                                                                             \
     static void polymac_emit_##sym(void *ks, uint8_t tag[16], const uint8_t s[16]) \
     {                                                                             \

@@ -104,6 +104,44 @@ static void polymac_after_x86_avx2(void)
     polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
 }
 
+/* The same for polymac_lanes_x86_avx2: the return address, its pushes
+ * and realignment, and the frame of what the loop spills (limbs of the
+ * message's blocks, the high bit), read as POLYMAC_AVX2_VECTOR_STACK is. */
+#ifndef POLYMAC_AVX2_LANES_STACK
+#define POLYMAC_AVX2_LANES_STACK 96
+#endif
+
+/* A streamed call's groups once r^8 is made: h (the lanes, or h26 in
+ * lane 0) in, the loop, the lanes out unmerged, in a function of its own,
+ * so that such a call costs what its blocks cost inside a one-shot
+ * message (and five loads and five stores of the lanes), without the
+ * vector path's set-up and its frame to zero. */
+static __attribute__((noinline)) void polymac_lanes_x86_avx2(struct avx2_state *st,
+                                                             const uint8_t *in, size_t ngroups,
+                                                             uint32_t hibit)
+{
+    polymac_r26vec_core4(st->v.h26, st->table, st->r8, st->lanes, st->lanes_live == 1, in,
+                         ngroups, hibit);
+    st->lanes_live = 1;
+}
+
+/* The skeleton's absorb: a later call of whole groups (first is 0 after
+ * the call that made the powers), the stream case of
+ * polymac_loop_x86_avx2, once r^8 is made.  lanes_used is set again, so
+ * that a forged state's lanes are wiped too. */
+POLYMAC_SIMD_INLINE int polymac_absorb_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
+                                                uint32_t hibit)
+{
+    struct avx2_state *st = ks;
+    if (st->v.s.powers < 8 || st->first == 1 || nblocks % 4 != 0
+        || nblocks < (size_t)POLYMAC_AVX2_WARM)
+        return 0;
+    st->lanes_used = 1;
+    polymac_lanes_x86_avx2(st, in, nblocks / 4, hibit);
+    polymac_x86_burn(POLYMAC_AVX2_LANES_STACK);
+    return 1;
+}
+
 static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
     .level = 4,
     .powers = polymac_powers_x86_avx2,
@@ -111,6 +149,7 @@ static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
     .to_r64 = polymac_to_r64_x86_avx2,
     .loop = polymac_loop_x86_avx2,
     .after = polymac_after_x86_avx2,
+    .absorb = polymac_absorb_x86_avx2,
     .wipe = polymac_wipe_x86_avx2,
     .small = sizeof(struct polymac_simd),
     .state = sizeof(struct avx2_state),

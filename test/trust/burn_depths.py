@@ -43,6 +43,7 @@ import sys
 # burned function -> (the macro of the depth zeroed after it, where)
 BURNED = {
     'polymac_vector_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
+    'polymac_lanes_x86_avx2': 'POLYMAC_AVX2_LANES_STACK',
     # h back from the vector form (skeleton.h runs the kernel's after)
     'polymac_to_r64_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
     'polymac_merge_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
@@ -79,9 +80,12 @@ FRAMELESS_PLT = {'memset', 'memcpy', 'memmove'}
 # called beside a burn by a function that calls polymac_x86_burn_below,
 # and not zeroed after: the scalar code (radix 2^64 in asm) and the mixed
 # batches' windows, whose own frames hold lengths and addresses and which
-# zero their groups' frames themselves (checked as the groups' calls)
+# zero their groups' frames themselves (checked as the groups' calls), and
+# the skeleton's out-of-line blocks (simd/skeleton.h), which zeroes after
+# its own vector calls (checked as a function that burns)
 UNBURNED_OK = {'ifma_short', 'ifma_absorb', 'ifma_lanes_mixed', 'ifma_lanes_mixed_h',
-               'polymac_r26vec_wipe_long'}   # stores zeros into the state
+               'polymac_r26vec_wipe_long',   # stores zeros into the state
+               'polymac_skeleton_x86_avx2'}
 
 
 def base(name):
