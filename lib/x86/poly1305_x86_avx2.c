@@ -126,9 +126,9 @@ static __attribute__((noinline)) void polymac_lanes_x86_avx2(struct avx2_state *
 }
 
 /* The skeleton's absorb: a later call of whole groups (first is 0 after
- * the call that made the powers), the stream case of
- * polymac_loop_x86_avx2, once r^8 is made.  lanes_used is set again, so
- * that a forged state's lanes are wiped too. */
+ * the call that made the powers) from the warm break-even, the stream
+ * case of polymac_loop_x86_avx2, once r^8 is made.  lanes_used is set
+ * again, so that a forged state's lanes are wiped too. */
 POLYMAC_SIMD_INLINE int polymac_absorb_x86_avx2(void *ks, const uint8_t *in, size_t nblocks,
                                                 uint32_t hibit)
 {
