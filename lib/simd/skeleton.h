@@ -86,6 +86,10 @@ struct polymac_simd_kernel {
     /* Optional: run after the vector path returns, and after to_r64
      * outside it (the x86 kernels zero their dead stack there: x86/burn.h). */
     void (*after)(void);
+    /* 1: to_r64 zeroes the dead stack of any vector code it runs itself,
+     * and after is not run for it (a conversion that ran none, the
+     * common case, then costs no zeroing). */
+    uint32_t to_r64_burns;
     /* Optional: a streamed call whose h is already in vector form (vec is
      * 1) in the kernel's own short path, without the vector path's frame
      * and set-up; returns 0, having done nothing, to leave the call to
@@ -154,7 +158,7 @@ POLYMAC_SIMD_INLINE void polymac_simd_to_r64_after(void *st, struct polymac_simd
 {
     if (s->vec == 1) {
         polymac_simd_to_r64(st, s, k);
-        if (k->after)
+        if (k->after && !k->to_r64_burns)
             k->after();
     }
 }

@@ -89,11 +89,22 @@ static __attribute__((noinline)) void polymac_merge_x86_avx2(struct avx2_state *
     st->lanes_live = 0;
 }
 
-static void polymac_to_r64_x86_avx2(void *ks)
+/* The depth of dead stack the merge leaves, zeroed after it where it runs
+ * outside the vector path: the return address and its frame, read as
+ * POLYMAC_AVX2_VECTOR_STACK is. */
+#ifndef POLYMAC_AVX2_MERGE_STACK
+#define POLYMAC_AVX2_MERGE_STACK 64
+#endif
+
+/* The merge only if the lanes are live (a stream's emit), zeroed after;
+ * the conversion itself is scalar code in registers. */
+POLYMAC_SIMD_INLINE void polymac_to_r64_x86_avx2(void *ks)
 {
     struct avx2_state *st = ks;
-    if (st->lanes_live == 1)
+    if (st->lanes_live == 1) {
         polymac_merge_x86_avx2(st);
+        polymac_x86_burn(POLYMAC_AVX2_MERGE_STACK);
+    }
     polymac_r26vec_to_r64(&st->v);
 }
 
@@ -149,6 +160,7 @@ static const struct polymac_simd_kernel polymac_simd_x86_avx2 = {
     .to_r64 = polymac_to_r64_x86_avx2,
     .loop = polymac_loop_x86_avx2,
     .after = polymac_after_x86_avx2,
+    .to_r64_burns = 1,
     .absorb = polymac_absorb_x86_avx2,
     .wipe = polymac_wipe_x86_avx2,
     .small = sizeof(struct polymac_simd),

@@ -44,9 +44,8 @@ import sys
 BURNED = {
     'polymac_vector_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
     'polymac_lanes_x86_avx2': 'POLYMAC_AVX2_LANES_STACK',
-    # h back from the vector form (skeleton.h runs the kernel's after)
-    'polymac_to_r64_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
-    'polymac_merge_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
+    # h back from the vector form: the merge zeroes after itself
+    'polymac_merge_x86_avx2': 'POLYMAC_AVX2_MERGE_STACK',
     'ifma_merge': 'IFMA_VECTOR_STACK',
     'polymac_vector16_x86_avx512': 'POLYMAC_AVX512_VECTOR16_STACK',
     'polymac_vector8_x86_avx512': 'POLYMAC_AVX512_VECTOR8_STACK',
