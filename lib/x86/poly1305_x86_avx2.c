@@ -198,8 +198,11 @@ POLYMAC_SIMD_INLINE size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, si
 POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
                        POLYMAC_AVX2_COLD, POLYMAC_AVX2_WARM)
 
-/* the batch entry: two messages at a time in scalar radix 2^64 */
+/* the batch entry: two messages at a time in scalar radix 2^64, up to 1
+ * KiB: above, the vector one-shot wins (measured: docs/log.md,
+ * 2026-12-03) */
 #define POLYMAC_PAIRS_BURN polymac_x86_burn
+#define POLYMAC_PAIRS_MAX 1024
 #include "../generic/r64_pairs.h"
 
 /* Its functions zero their own stack (burn.h), the pairs' too. */
