@@ -65,7 +65,9 @@
 #endif
 
 /* Messages of at most this many bytes go through the pairs (max_len);
- * longer ones through the kernel's one-shot path.  Overridable with -D. */
+ * longer ones through the kernel's one-shot path.  A kernel may define
+ * it before it includes this header (x86-avx2, whose vector one-shot
+ * wins above 1 KiB), or -D. */
 #ifndef POLYMAC_PAIRS_MAX
 #define POLYMAC_PAIRS_MAX 2048
 #endif
