@@ -205,7 +205,48 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
 #define POLYMAC_PAIRS_MAX 1024
 #include "../generic/r64_pairs.h"
 
+/*
+ * polymac_auth from the cold break-even: the skeleton's vector path over
+ * the whole blocks (the powers, the loop and its sum, the last up to
+ * three blocks in scalar code) called directly, then the padded partial
+ * block and the tag, without init, blocks and emit around it (their
+ * calls, flags and conversions).  The state is in this frame and wiped
+ * here.
+ */
+static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                 const uint8_t key[32])
+{
+    const size_t rest = len % 16;
+    if (len / 16 < (size_t)POLYMAC_AVX2_COLD) {
+        polymac_r64_oneshot(tag, msg, len, key);
+        return 0;
+    }
+    /* the padded last block before any vector code: the padding's
+     * memset may be a first call through the PLT (burn.h) */
+    _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
+    uint8_t last[16];
+    if (rest)
+        polymac_pad_last(last, msg + (len - rest), rest);
+    polymac_simd_init(&st.v.s, key);
+    polymac_vector_x86_avx2(&st, msg, len / 16, 1);
+    polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
+    polymac_simd_to_r64(&st, &st.v.s, &polymac_simd_x86_avx2);
+    if (rest)
+        polymac_r64_blocks(&st.v.s.sc, last, 1, 0);
+    polymac_r64_tag(&st.v.s.sc, tag, key + 16);
+    polymac_wipe_x86_avx2(&st, sizeof st);
+    return 0;
+}
+
 /* Its functions zero their own stack (burn.h), the pairs' too. */
-POLYMAC_SIMD_REGISTER(x86_avx2, "x86-avx2", POLYMAC_CPU_X86_AVX2, POLYMAC_AVX2_COLD,
-                      .stack_bytes = 0, .lanes = &polymac_pairs_lanes);
+const struct polymac_kernel polymac_kernel_x86_avx2 = {
+    .name = "x86-avx2",
+    .cpu_required = POLYMAC_CPU_X86_AVX2,
+    .init = polymac_init_x86_avx2,
+    .blocks = polymac_blocks_x86_avx2,
+    .emit = polymac_emit_x86_avx2,
+    .auth = polymac_auth_x86_avx2,
+    .stack_bytes = 0,
+    .lanes = &polymac_pairs_lanes,
+};
 
