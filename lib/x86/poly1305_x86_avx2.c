@@ -209,9 +209,9 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
  * polymac_auth from the cold break-even: the skeleton's vector path over
  * the whole blocks (the powers, the loop and its sum, the last up to
  * three blocks in scalar code) called directly, then the padded partial
- * block and the tag, without init, blocks and emit around it (their
- * calls, flags and conversions).  The state is in this frame and wiped
- * here.
+ * block and emit's tag and wipe, without the front end's init, blocks
+ * and emit around it (their calls, flags and conversions).  The state is
+ * in this frame.
  */
 static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len,
                                  const uint8_t key[32])
@@ -230,11 +230,37 @@ static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len
     polymac_simd_init(&st.v.s, key);
     polymac_vector_x86_avx2(&st, msg, len / 16, 1);
     polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
-    polymac_simd_to_r64(&st, &st.v.s, &polymac_simd_x86_avx2);
     if (rest)
-        polymac_r64_blocks(&st.v.s.sc, last, 1, 0);
-    polymac_r64_tag(&st.v.s.sc, tag, key + 16);
-    polymac_wipe_x86_avx2(&st, sizeof st);
+        polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2, last, 1, 0);
+    polymac_simd_emit(&st, &st.v.s, &polymac_simd_x86_avx2, tag, key + 16);
+    return 0;
+}
+
+/* The AEAD's spans (kernel.h: auth_spans) the same way: each span from
+ * the cold break-even through the vector path (h joining lane 0 of its
+ * first block), the others in scalar code; below the cold break-even in
+ * every span, the front end's radix-2^64 code. */
+static int polymac_auth_spans_x86_avx2(uint8_t tag[16], const struct polymac_span sp[],
+                                       size_t n, const uint8_t key[32])
+{
+    const size_t cold = POLYMAC_AVX2_COLD;
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        longest = sp[i].nblocks > longest ? sp[i].nblocks : longest;
+    if (longest < cold)
+        return 1;
+    _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
+    polymac_simd_init(&st.v.s, key);
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].nblocks >= cold) {
+            polymac_vector_x86_avx2(&st, sp[i].p, sp[i].nblocks, 1);
+            polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
+        } else {
+            polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2, sp[i].p, sp[i].nblocks,
+                                1);
+        }
+    }
+    polymac_simd_emit(&st, &st.v.s, &polymac_simd_x86_avx2, tag, key + 16);
     return 0;
 }
 
@@ -246,6 +272,7 @@ const struct polymac_kernel polymac_kernel_x86_avx2 = {
     .blocks = polymac_blocks_x86_avx2,
     .emit = polymac_emit_x86_avx2,
     .auth = polymac_auth_x86_avx2,
+    .auth_spans = polymac_auth_spans_x86_avx2,
     .stack_bytes = 0,
     .lanes = &polymac_pairs_lanes,
 };
