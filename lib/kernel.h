@@ -27,6 +27,16 @@ struct polymac_span {
     size_t nblocks;
 };
 
+/* The most blocks one of n spans holds: what an auth_spans compares
+ * with its break-even. */
+static inline size_t polymac_spans_longest(const struct polymac_span sp[], size_t n)
+{
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        longest = sp[i].nblocks > longest ? sp[i].nblocks : longest;
+    return longest;
+}
+
 /* A packet of the AEAD batch in a kernel's lanes (lanes->run_h): h, its
  * AAD's, as 64-bit words h0, h1, h2 (h2 <= 4); nt, the blocks after the
  * ciphertext's whole ones (1: the lengths, 2: its padded last block and

@@ -244,10 +244,7 @@ static int polymac_auth_spans_x86_avx2(uint8_t tag[16], const struct polymac_spa
                                        size_t n, const uint8_t key[32])
 {
     const size_t cold = POLYMAC_AVX2_COLD;
-    size_t longest = 0;
-    for (size_t i = 0; i < n; i++)
-        longest = sp[i].nblocks > longest ? sp[i].nblocks : longest;
-    if (longest < cold)
+    if (polymac_spans_longest(sp, n) < cold)
         return 1;
     _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
     polymac_simd_init(&st.v.s, key);

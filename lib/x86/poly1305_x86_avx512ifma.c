@@ -820,10 +820,7 @@ static int polymac_auth_spans_x86_avx512ifma(uint8_t tag[16], const struct polym
                                              size_t n, const uint8_t key[32])
 {
     const size_t cold = POLYMAC_IFMA_COLD;
-    size_t longest = 0;
-    for (size_t i = 0; i < n; i++)
-        longest = sp[i].nblocks > longest ? sp[i].nblocks : longest;
-    if (longest < cold)
+    if (polymac_spans_longest(sp, n) < cold)
         return 1;
     ifma_spans_vector(tag, sp, n, key, cold);
     return 0;
