@@ -115,9 +115,10 @@ static void polymac_after_x86_avx2(void)
     polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
 }
 
-/* The same for polymac_lanes_x86_avx2: the return address, its pushes
- * and realignment, and the frame of what the loop spills (limbs of the
- * message's blocks, the high bit), read as POLYMAC_AVX2_VECTOR_STACK is. */
+/* The depth of dead stack polymac_lanes_x86_avx2 leaves, zeroed after
+ * it: the return address, its pushes and realignment, and the frame of
+ * what the loop spills (the high bit, GCC 12; nothing, clang 14), read as
+ * POLYMAC_AVX2_VECTOR_STACK is. */
 #ifndef POLYMAC_AVX2_LANES_STACK
 #define POLYMAC_AVX2_LANES_STACK 96
 #endif
