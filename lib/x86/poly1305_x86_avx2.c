@@ -212,20 +212,19 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
  * three blocks in scalar code) called directly, then the padded partial
  * block and emit's tag and wipe, without the front end's init, blocks
  * and emit around it (their calls, flags and conversions).  The state is
- * in this frame.
+ * in this frame; out of line, so that a shorter message does not pay for
+ * setting it up.
  */
-static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len,
-                                 const uint8_t key[32])
+static __attribute__((noinline)) void polymac_auth_vector_x86_avx2(uint8_t tag[16],
+                                                                   const uint8_t *msg,
+                                                                   size_t len,
+                                                                   const uint8_t key[32])
 {
-    const size_t rest = len % 16;
-    if (len / 16 < (size_t)POLYMAC_AVX2_COLD) {
-        polymac_r64_oneshot(tag, msg, len, key);
-        return 0;
-    }
     /* the padded last block before any vector code: the padding's
      * memset may be a first call through the PLT (burn.h) */
     _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
     uint8_t last[16];
+    const size_t rest = len % 16;
     if (rest)
         polymac_pad_last(last, msg + (len - rest), rest);
     polymac_simd_init(&st.v.s, key);
@@ -234,19 +233,27 @@ static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len
     if (rest)
         polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2, last, 1, 0);
     polymac_simd_emit(&st, &st.v.s, &polymac_simd_x86_avx2, tag, key + 16);
+}
+
+/* Below the cold break-even, the radix-2^64 one-shot (the skeleton's
+ * POLYMAC_SIMD_AUTH). */
+static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                 const uint8_t key[32])
+{
+    if (len / 16 < (size_t)POLYMAC_AVX2_COLD)
+        polymac_r64_oneshot(tag, msg, len, key);
+    else
+        polymac_auth_vector_x86_avx2(tag, msg, len, key);
     return 0;
 }
 
 /* The AEAD's spans (kernel.h: auth_spans) the same way: each span from
  * the cold break-even through the vector path (h joining lane 0 of its
- * first block), the others in scalar code; below the cold break-even in
- * every span, the front end's radix-2^64 code. */
-static int polymac_auth_spans_x86_avx2(uint8_t tag[16], const struct polymac_span sp[],
-                                       size_t n, const uint8_t key[32])
+ * first block), the others in scalar code. */
+static __attribute__((noinline)) void
+polymac_spans_vector_x86_avx2(uint8_t tag[16], const struct polymac_span sp[], size_t n,
+                              const uint8_t key[32], size_t cold)
 {
-    const size_t cold = POLYMAC_AVX2_COLD;
-    if (polymac_spans_longest(sp, n) < cold)
-        return 1;
     _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
     polymac_simd_init(&st.v.s, key);
     for (size_t i = 0; i < n; i++) {
@@ -259,6 +266,17 @@ static int polymac_auth_spans_x86_avx2(uint8_t tag[16], const struct polymac_spa
         }
     }
     polymac_simd_emit(&st, &st.v.s, &polymac_simd_x86_avx2, tag, key + 16);
+}
+
+/* Below the cold break-even in every span, the front end's radix-2^64
+ * code. */
+static int polymac_auth_spans_x86_avx2(uint8_t tag[16], const struct polymac_span sp[],
+                                       size_t n, const uint8_t key[32])
+{
+    const size_t cold = POLYMAC_AVX2_COLD;
+    if (polymac_spans_longest(sp, n) < cold)
+        return 1;
+    polymac_spans_vector_x86_avx2(tag, sp, n, key, cold);
     return 0;
 }
 
