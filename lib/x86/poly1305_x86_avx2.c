@@ -200,8 +200,7 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
                        POLYMAC_AVX2_COLD, POLYMAC_AVX2_WARM)
 
 /* the batch entry: two messages at a time in scalar radix 2^64, up to 1
- * KiB: above, the vector one-shot wins (measured: docs/log.md,
- * 2026-12-03) */
+ * KiB: above, the vector one-shot wins (measured: docs/log.md) */
 #define POLYMAC_PAIRS_BURN polymac_x86_burn
 #define POLYMAC_PAIRS_MAX 1024
 #include "../generic/r64_pairs.h"

@@ -26,9 +26,9 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
      POLYMAC_CPU_VENDOR_AMD, 26, POLYMAC_X86_ANY_MODEL,
      {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 20,
       .ifma_cold = 23, .ifma_warm = 24, .ifma_live = 3}},
-    /* AVX2 cold: where polymac_auth crosses over (polymac-ab), one block
-     * below lab/tune's; warm and r8: the medians of three lab/tune runs
-     * (docs/log.md, 2026-12-03); IFMA: no such unit, the default's */
+    /* AVX2 cold: where polymac_auth crosses over (polymac-ab); warm and
+     * r8: the medians of three lab/tune runs (docs/log.md, AMD Zen 3);
+     * IFMA: no such unit, the default's */
     {"amd-zen3-milan", "lab/tune and polymac-ab, AMD EPYC family 25 model 1 (Zen 3)",
      POLYMAC_CPU_VENDOR_AMD, 25, 1,
      {.avx2_cold = 40, .avx2_warm = 12, .avx2_r8 = 28,
