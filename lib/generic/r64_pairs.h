@@ -3,9 +3,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 /*
- * The batch lanes (lib/kernel.h) of x86-avx2 and x86-avx512, of
- * aarch64-neon, power-vsx and power-p9, and of generic-r64 where r64.h
- * has its x86-64, aarch64 or ppc64le assembly; each kernel's file
+ * The batch lanes (lib/kernel.h) of x86-avx512 (and x86-avx2's short
+ * messages), of aarch64-neon, power-vsx and power-p9, and of generic-r64
+ * where r64.h has its x86-64, aarch64 or ppc64le assembly; each kernel's file
  * includes this header and points at polymac_pairs_lanes, which is
  * compiled with that kernel's flags (on x86-64 its dead stack is zeroed
  * with the kernel's own widest stores, burn.h; elsewhere by
@@ -15,7 +15,8 @@
  * on the latency of its multiplies and carries; four AVX2 lanes in radix
  * 2^26 (25 vpmuludq and a carry chain per block and lane, two
  * interleaved sets of four, keys split and tags reduced in vector code)
- * lost to the one-shot path at 64 bytes.  The scalar block is bound by
+ * lost to the one-shot path at 64 bytes; x86-avx2's own lanes, with r^2
+ * a lane, win from 320 bytes.  The scalar block is bound by
  * latency, not by its seven multiplies: two messages interleaved in one
  * loop take less time a block each than one message alone, and win at
  * every length measured, 16 bytes to 2 KiB (measured: docs/log.md,

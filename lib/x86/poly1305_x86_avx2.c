@@ -199,11 +199,320 @@ POLYMAC_SIMD_INLINE size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, si
 POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
                        POLYMAC_AVX2_COLD, POLYMAC_AVX2_WARM)
 
-/* the batch entry: two messages at a time in scalar radix 2^64, up to 1
- * KiB: above, the vector one-shot wins (measured: docs/log.md) */
+/* the batch's short messages: two at a time in scalar radix 2^64, up to
+ * 1 KiB (measured: docs/log.md); the others in the quads below */
 #define POLYMAC_PAIRS_BURN polymac_x86_burn
 #define POLYMAC_PAIRS_MAX 1024
 #include "../generic/r64_pairs.h"
+
+/*
+ * The batch in vector lanes: four messages at a time, one a lane, each
+ * multiplied by its own r (a batch message has its own key: no powers to
+ * make and no lanes to sum), h = (h + m) r a block, the four blocks in
+ * one vector step of 25 products and a carry chain, the cost of a group
+ * of four in a one-shot message.  The quad runs the whole blocks all
+ * four have; each message's other whole blocks, its last blocks (the
+ * padded block, hibit 0; or the AEAD's tail, hibit 1) and its tag are
+ * scalar code.  Messages are taken longest first, so that the four of a
+ * quad are close in length; those with fewer than POLYMAC_AVX2_QUAD_MIN
+ * whole blocks, and the one to three left over, go to the pairs (or,
+ * above their 1 KiB, the one-shot; in run_h, scalar code one at a time).
+ */
+
+/* The fewest whole blocks a message of a quad has (measured: docs/log.md) */
+#ifndef POLYMAC_AVX2_QUAD_MIN
+#define POLYMAC_AVX2_QUAD_MIN 20
+#endif
+/* The longest message of the batch entries (max_len, max_len_h): above,
+ * the one-shot (measured: docs/log.md) */
+#define POLYMAC_AVX2_QUAD_MAX 2048
+/* Entries a call takes at once (the front ends hand at most 64) */
+#define POLYMAC_AVX2_QUAD_RUN 64
+
+/* One message of a batch: h from h, whole blocks at p (hibit 1), then
+ * nlast blocks at last with hibit hb, the tag into out under key. */
+struct polymac_quad_msg {
+    const uint8_t *p, *last, *key;
+    uint8_t *out;
+    size_t whole, nlast;
+    uint64_t h[3], hb;
+};
+
+/* Two vectors of one block a lane, message j's 16 bytes at p[j]: lanes
+ * 0 and 2 in a, 1 and 3 in b, which split's unpack leaves in the order
+ * 0, 1, 2, 3. */
+static inline __attribute__((always_inline)) void
+polymac_quad_load(__m256i *a, __m256i *b, const uint8_t *p0, const uint8_t *p1,
+                  const uint8_t *p2, const uint8_t *p3)
+{
+    *a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p0)),
+                                 _mm_loadu_si128((const __m128i *)p2), 1);
+    *b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p1)),
+                                 _mm_loadu_si128((const __m128i *)p3), 1);
+}
+
+/* h = (h + m) r for n blocks a lane, lane j's at p[j] + 16 i, with the
+ * 2^128 bit hib (2^24 in the top limb, or 0); with t2 (each lane's r^2)
+ * two blocks a carry chain, as polymac_r26v4_two: h = (h + m) r^2 + m' r,
+ * the product of m' first (it does not wait on h), each of its limbs
+ * split where its round reads it.  Bounds: m' r below 2^56.7 and
+ * (h + m) r^2 below 2^57.8, the sum below 2^59, so that the chain leaves
+ * limbs below 2^26 + 2^10 (r26vec_ops.h). */
+static inline __attribute__((always_inline)) struct r26v4
+polymac_quad_blocks(struct r26v4 h, const uint8_t *const p[4], size_t n, __m256i hib,
+                    const uint64_t t1[9 * 4], const uint64_t *t2)
+{
+    const uint8_t *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3];
+    __m256i a, b;
+    if (t2)
+        for (; n >= 2; n -= 2, p0 += 32, p1 += 32, p2 += 32, p3 += 32) {
+            polymac_quad_load(&a, &b, p0 + 16, p1 + 16, p2 + 16, p3 + 16);
+            const __m256i lo = _mm256_unpacklo_epi64(a, b), hi = _mm256_unpackhi_epi64(a, b);
+            struct r26v4 d = polymac_r26v4_zero();
+#pragma GCC unroll 5
+            for (unsigned i = 0; i < 5; i++) {
+                const unsigned j = polymac_r26v4_order[i];
+                d = polymac_r26v4_round(d, polymac_r26v4_limb(lo, hi, hib, j), j, t1, 0, 1);
+            }
+            polymac_quad_load(&a, &b, p0, p1, p2, p3);
+            h = polymac_r26v4_add(h, polymac_r26v4_split(a, b, hib));
+            h = polymac_r26v4_carry(polymac_r26v4_mulrows(d, h, t2));
+        }
+    for (; n; n--, p0 += 16, p1 += 16, p2 += 16, p3 += 16) {
+        polymac_quad_load(&a, &b, p0, p1, p2, p3);
+        h = polymac_r26v4_add(h, polymac_r26v4_split(a, b, hib));
+        h = polymac_r26v4_carry(polymac_r26v4_mulrows(polymac_r26v4_zero(), h, t1));
+    }
+    return h;
+}
+
+/*
+ * The four messages m[0..3] in the lanes: the nb whole blocks each has,
+ * from their h, which they hold after; then, when the four have no other
+ * whole block and the same last blocks (nlast and hb), those as well,
+ * and the four are done but for their tags (whole and nlast 0).  The
+ * keys' r are split into limbs as the blocks are, clamped by a vector
+ * mask; h enters the same way (its top word in the 2^128 bit's place).
+ * Inlined into its one caller, whose frame is zeroed after it (the
+ * table, the lanes' limbs).
+ */
+static inline __attribute__((always_inline)) void
+polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
+                   uint64_t table[2 * 9 * 4], uint64_t limbs[5 * 4])
+{
+    const __m256i clamp = _mm256_set_epi64x(0x0ffffffc0ffffffc, 0x0ffffffc0fffffff,
+                                            0x0ffffffc0ffffffc, 0x0ffffffc0fffffff);
+    __m256i a, b;
+    polymac_quad_load(&a, &b, m[0]->key, m[1]->key, m[2]->key, m[3]->key);
+    const struct r26v4 r = polymac_r26v4_split(_mm256_and_si256(a, clamp),
+                                               _mm256_and_si256(b, clamp), _mm256_setzero_si256());
+    polymac_r26v4_store_power(table, r);
+    /* each lane's r^2, limbs below 2^26 + 2^9, for the two-block steps */
+    if (nb >= 2)
+        polymac_r26v4_store_power(table + 9 * 4,
+                                  polymac_r26v4_carry(polymac_r26v4_mul(r, r, polymac_r26v4_fives(r))));
+    struct r26v4 h = polymac_r26v4_zero();
+    if (!zero_h) {
+        /* h0, h1 as a block, h2 <= 4 above bit 24 of the top limb */
+        polymac_quad_load(&a, &b, (const uint8_t *)m[0]->h, (const uint8_t *)m[1]->h,
+                          (const uint8_t *)m[2]->h, (const uint8_t *)m[3]->h);
+        const __m256i h2 = _mm256_slli_epi64(
+            _mm256_set_epi64x((long long)m[3]->h[2], (long long)m[2]->h[2],
+                              (long long)m[1]->h[2], (long long)m[0]->h[2]), 24);
+        h = polymac_r26v4_split(a, b, h2);
+    }
+    const uint8_t *p[4] = {m[0]->p, m[1]->p, m[2]->p, m[3]->p};
+    h = polymac_quad_blocks(h, p, nb, _mm256_set1_epi64x(1 << 24), table,
+                            nb >= 2 ? table + 9 * 4 : NULL);
+    int last = 1;
+    for (unsigned j = 0; j < 4; j++) {
+        m[j]->p += 16 * nb;
+        m[j]->whole -= nb;
+        last &= m[j]->whole == 0 && m[j]->nlast == m[0]->nlast && m[j]->hb == m[0]->hb;
+    }
+    if (last) {
+        const uint8_t *t[4] = {m[0]->last, m[1]->last, m[2]->last, m[3]->last};
+        h = polymac_quad_blocks(h, t, m[0]->nlast, _mm256_set1_epi64x(m[0]->hb ? 1 << 24 : 0),
+                                table, NULL);
+    }
+    polymac_r26v4_store(limbs, h);
+    for (unsigned j = 0; j < 4; j++) {
+        struct polymac_r64 rr;
+        const uint64_t l[5] = {limbs[j], limbs[4 + j], limbs[8 + j], limbs[12 + j],
+                               limbs[16 + j]};
+        polymac_r64_from_r26(&rr, l);   /* h2 <= 4 */
+        m[j]->h[0] = rr.h0;
+        m[j]->h[1] = rr.h1;
+        m[j]->h[2] = rr.h2;
+        if (last)
+            m[j]->nlast = 0;
+    }
+}
+
+/* A message's blocks from its h on and its tag, in scalar code. */
+static inline __attribute__((always_inline)) void polymac_quad_finish(struct polymac_quad_msg *m)
+{
+    if (m->whole || m->nlast) {
+        uint64_t r0, r1;
+        polymac_clamp64(&r0, &r1, m->key);
+        polymac_r64_core(m->h, r0, r1, m->p, m->whole, 1);
+        if (m->hb)      /* a constant each: the loop's hibit is then no register */
+            polymac_r64_core(m->h, r0, r1, m->last, m->nlast, 1);
+        else
+            polymac_r64_core(m->h, r0, r1, m->last, m->nlast, 0);
+    }
+    polymac_r64_finish(m->out, m->h[0], m->h[1], m->h[2], m->key + 16);
+}
+
+/* The depth of dead stack polymac_quads_x86_avx2 leaves, zeroed after it:
+ * the return address, its pushes and realignment and its frame (the
+ * table, the lanes' limbs, the order, spills), read as
+ * POLYMAC_AVX2_VECTOR_STACK is. */
+#ifndef POLYMAC_AVX2_QUADS_STACK
+#define POLYMAC_AVX2_QUADS_STACK 1792
+#endif
+
+/* The quads of the n <= POLYMAC_AVX2_QUAD_RUN messages m, longest first,
+ * each message of a quad finished and marked (whole = SIZE_MAX); the
+ * others left as they were. */
+static __attribute__((noinline)) void polymac_quads_x86_avx2(struct polymac_quad_msg m[],
+                                                             size_t n, int zero_h)
+{
+    uint64_t table[2 * 9 * 4], limbs[5 * 4];
+    unsigned char at[POLYMAC_AVX2_QUAD_RUN];
+    size_t k = 0;
+    /* the long enough ones, by whole blocks, longest first (lengths are
+     * public) */
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].whole < POLYMAC_AVX2_QUAD_MIN)
+            continue;
+        size_t j = k++;
+        for (; j > 0 && m[at[j - 1]].whole < m[i].whole; j--)
+            at[j] = at[j - 1];
+        at[j] = (unsigned char)i;
+    }
+    for (size_t g = 0; g + 4 <= k; g += 4) {
+        struct polymac_quad_msg *const q[4] = {&m[at[g]], &m[at[g + 1]], &m[at[g + 2]],
+                                               &m[at[g + 3]]};
+        polymac_quad_lanes(q, q[3]->whole, zero_h, table, limbs);
+        for (unsigned j = 0; j < 4; j++) {
+            polymac_quad_finish(q[j]);
+            q[j]->whole = SIZE_MAX;
+        }
+    }
+    polymac_r26vec_wipe(table, sizeof table);
+    polymac_r26vec_wipe(limbs, sizeof limbs);
+}
+
+/* The rest of a batch, one message at a time in scalar code (run_h's
+ * leftovers), its frame zeroed after as the quads' is. */
+static __attribute__((noinline)) void polymac_quads_rest_x86_avx2(struct polymac_quad_msg m[],
+                                                                  size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (m[i].whole != SIZE_MAX)
+            polymac_quad_finish(&m[i]);
+}
+
+static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len,
+                                 const uint8_t key[32]);
+
+/* lanes->run's quads and the other messages through the pairs (up to
+ * their 1 KiB) or the one-shot, n <= POLYMAC_AVX2_QUAD_RUN; out of line,
+ * so that the pairs' batches do not set up its frame. */
+static __attribute__((noinline)) void polymac_quads_run(uint8_t *const out[],
+                                                        const uint8_t *const msgs[],
+                                                        const size_t lens[],
+                                                        const uint8_t *const keys[], size_t n)
+{
+    struct polymac_quad_msg m[POLYMAC_AVX2_QUAD_RUN];
+    uint8_t pad[POLYMAC_AVX2_QUAD_RUN][16];
+    for (size_t i = 0; i < n; i++) {
+        const size_t rest = lens[i] % 16;
+        m[i] = (struct polymac_quad_msg){msgs[i], pad[i], keys[i], out[i], lens[i] / 16,
+                                         rest != 0, {0, 0, 0}, 0};
+        if (rest)
+            polymac_pad_last(pad[i], msgs[i] + (lens[i] - rest), rest);
+    }
+    polymac_quads_x86_avx2(m, n, 1);
+    polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
+    uint8_t *po[POLYMAC_AVX2_QUAD_RUN];
+    const uint8_t *pm[POLYMAC_AVX2_QUAD_RUN], *pk[POLYMAC_AVX2_QUAD_RUN];
+    size_t pl[POLYMAC_AVX2_QUAD_RUN], np = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].whole == SIZE_MAX)
+            continue;
+        if (lens[i] > POLYMAC_PAIRS_MAX) {
+            polymac_auth_x86_avx2(out[i], msgs[i], lens[i], keys[i]);
+            continue;
+        }
+        po[np] = out[i];
+        pm[np] = msgs[i];
+        pl[np] = lens[i];
+        pk[np++] = keys[i];
+    }
+    if (np)
+        polymac_pairs_batch(po, pm, pl, pk, np);
+    polymac_wipe(m, sizeof m[0] * n);
+    polymac_wipe(pad, 16 * n);
+}
+
+/* lanes->run: the quads when four messages or more have enough blocks
+ * (or one is longer than the pairs take), else the pairs alone. */
+static void polymac_quads_batch(uint8_t *const out[], const uint8_t *const msgs[],
+                                const size_t lens[], const uint8_t *const keys[], size_t n)
+{
+    for (size_t w = 0; w < n; w += POLYMAC_AVX2_QUAD_RUN) {
+        const size_t c = n - w < POLYMAC_AVX2_QUAD_RUN ? n - w : POLYMAC_AVX2_QUAD_RUN;
+        size_t nq = 0, over = 0;
+        for (size_t i = w; i < w + c; i++) {
+            nq += lens[i] >= 16 * POLYMAC_AVX2_QUAD_MIN;
+            over |= lens[i] > POLYMAC_PAIRS_MAX;
+        }
+        if (nq < 4 && !over)
+            polymac_pairs_batch(out + w, msgs + w, lens + w, keys + w, c);
+        else
+            polymac_quads_run(out + w, msgs + w, lens + w, keys + w, c);
+    }
+}
+
+/* lanes->run_h (kernel.h): the AEAD batch's packets from their AAD's h,
+ * n <= POLYMAC_AVX2_QUAD_RUN at a time: the quads, then the others in
+ * scalar code. */
+static void polymac_quads_batch_h(uint8_t *const out[],
+                                  const struct polymac_aead_rec *const recs[],
+                                  const uint8_t *const msgs[], const size_t lens[],
+                                  const uint8_t *const keys[], size_t n)
+{
+    struct polymac_quad_msg m[POLYMAC_AVX2_QUAD_RUN];
+    for (size_t w = 0; w < n; w += POLYMAC_AVX2_QUAD_RUN) {
+        const size_t c = n - w < POLYMAC_AVX2_QUAD_RUN ? n - w : POLYMAC_AVX2_QUAD_RUN;
+        size_t nq = 0;
+        for (size_t j = 0; j < c; j++) {
+            const struct polymac_aead_rec *r = recs[w + j];
+            m[j] = (struct polymac_quad_msg){msgs[w + j], r->tail + 32 - 16 * r->nt, keys[w + j],
+                                             out[w + j], lens[w + j] / 16 - r->nt, r->nt,
+                                             {r->h[0], r->h[1], r->h[2]}, 1};
+            nq += m[j].whole >= POLYMAC_AVX2_QUAD_MIN;
+        }
+        if (nq >= 4) {
+            polymac_quads_x86_avx2(m, c, 0);
+            polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
+        }
+        polymac_quads_rest_x86_avx2(m, c);
+        polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
+    }
+    polymac_wipe(m, sizeof m[0] * (n < POLYMAC_AVX2_QUAD_RUN ? n : POLYMAC_AVX2_QUAD_RUN));
+}
+
+static const struct polymac_lanes polymac_quads_lanes = {
+    .run = polymac_quads_batch,
+    .max_len = POLYMAC_AVX2_QUAD_MAX,
+    .min_same = 2,
+    .min_mixed = 2,
+    .run_h = polymac_quads_batch_h,
+    .max_len_h = POLYMAC_AVX2_QUAD_MAX,
+};
 
 /*
  * polymac_auth from the cold break-even: the skeleton's vector path over
@@ -289,6 +598,6 @@ const struct polymac_kernel polymac_kernel_x86_avx2 = {
     .auth = polymac_auth_x86_avx2,
     .auth_spans = polymac_auth_spans_x86_avx2,
     .stack_bytes = 0,
-    .lanes = &polymac_pairs_lanes,
+    .lanes = &polymac_quads_lanes,
 };
 

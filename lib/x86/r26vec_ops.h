@@ -152,7 +152,9 @@ POLYMAC_R26V_INLINE POLYMAC_R26V_VEC POLYMAC_R26V_FN(get)(POLYMAC_R26V x, unsign
 /*
  * h k in each lane, before carrying, for a multiplier k in memory: k[0..8]
  * its limbs r0..r4 and fives s1..s4, k[i * stride] one 64-bit word each,
- * broadcast to every lane as the product reads it.  The products of one h
+ * broadcast to every lane as the product reads it; or, with rows, each
+ * lane's own multiplier, row i of a table (k + i * lanes: limb or five i
+ * of every lane), loaded as a vector (the batch's lanes, one key each).  The products of one h
  * limb at a time go into five running sums (h2's first: the carry chain
  * settles it first), so that only the sums, h and one product are live:
  * the tree of mul needs every product at once, more registers than AVX2
@@ -171,10 +173,12 @@ POLYMAC_R26V_INLINE POLYMAC_R26V_VEC POLYMAC_R26V_FN(get)(POLYMAC_R26V x, unsign
  */
 POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_R26V_VEC x,
                                                         unsigned j, const uint64_t *k,
-                                                        size_t stride)
+                                                        size_t stride, int rows)
 {
-#define POLYMAC_R26V_TERM(t) \
-    polymac_v_mul(x, polymac_v_set1(x, k[((t) >= j ? (t) - j : (t) + 9 - j) * stride]))
+#define POLYMAC_R26V_K(t) ((t) >= j ? (t) - j : (t) + 9 - j)
+#define POLYMAC_R26V_TERM(t)                                                        \
+    polymac_v_mul(x, rows ? polymac_v_loadu(x, k + POLYMAC_R26V_K(t) * POLYMAC_R26V_LANES) \
+                          : polymac_v_set1(x, k[POLYMAC_R26V_K(t) * stride]))
     __asm__ __volatile__("" : "+r"(k));
     d.l3 = polymac_v_add(d.l3, POLYMAC_R26V_TERM(3));
     d.l4 = polymac_v_add(d.l4, POLYMAC_R26V_TERM(4));
@@ -182,6 +186,7 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(round)(POLYMAC_R26V d, POLYMAC_
     d.l1 = polymac_v_add(d.l1, POLYMAC_R26V_TERM(1));
     d.l2 = polymac_v_add(d.l2, POLYMAC_R26V_TERM(2));
 #undef POLYMAC_R26V_TERM
+#undef POLYMAC_R26V_K
     polymac_v_keep(d);
     return d;
 }
@@ -196,7 +201,7 @@ POLYMAC_R26V_FN(muladd)(POLYMAC_R26V d, POLYMAC_R26V h, const uint64_t *k, size_
 #pragma GCC unroll 5
     for (unsigned i = 0; i < 5; i++) {
         const unsigned j = POLYMAC_R26V_FN(order)[i];
-        d = POLYMAC_R26V_FN(round)(d, POLYMAC_R26V_FN(get)(h, j), j, k, stride);
+        d = POLYMAC_R26V_FN(round)(d, POLYMAC_R26V_FN(get)(h, j), j, k, stride, 0);
     }
     return d;
 }
@@ -212,6 +217,19 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mulmem)(POLYMAC_R26V h, const u
                                                          size_t stride)
 {
     return POLYMAC_R26V_FN(muladd)(POLYMAC_R26V_FN(zero)(), h, k, stride);
+}
+
+/* d + h k with each lane's own multiplier, the nine rows of table
+ * (round's rows). */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mulrows)(POLYMAC_R26V d, POLYMAC_R26V h,
+                                                          const uint64_t *table)
+{
+#pragma GCC unroll 5
+    for (unsigned i = 0; i < 5; i++) {
+        const unsigned j = POLYMAC_R26V_FN(order)[i];
+        d = POLYMAC_R26V_FN(round)(d, POLYMAC_R26V_FN(get)(h, j), j, table, 0, 1);
+    }
+    return d;
 }
 
 /*
@@ -236,7 +254,7 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(two)(POLYMAC_R26V h, const uint
     for (unsigned i = 0; i < 5; i++) {
         const unsigned j = POLYMAC_R26V_FN(order)[i];
         d = POLYMAC_R26V_FN(round)(d, POLYMAC_R26V_FN(limb)(lo, hi, hib, j), j, k,
-                                   POLYMAC_R26V_LANES);
+                                   POLYMAC_R26V_LANES, 0);
     }
     h = POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(muladd)(d, h, k2, 1));
     return POLYMAC_R26V_FN(add)(h, POLYMAC_R26V_FN(group)(in + 2 * sizeof a, hib));

@@ -44,6 +44,9 @@ import sys
 BURNED = {
     'polymac_vector_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
     'polymac_lanes_x86_avx2': 'POLYMAC_AVX2_LANES_STACK',
+    # the batch's quads (four messages in the lanes) and their scalar rest
+    'polymac_quads_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',
+    'polymac_quads_rest_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',
     # h back from the vector form: the merge zeroes after itself
     'polymac_merge_x86_avx2': 'POLYMAC_AVX2_MERGE_STACK',
     'ifma_merge': 'IFMA_VECTOR_STACK',
@@ -81,10 +84,14 @@ FRAMELESS_PLT = {'memset', 'memcpy', 'memmove'}
 # batches' windows, whose own frames hold lengths and addresses and which
 # zero their groups' frames themselves (checked as the groups' calls), and
 # the skeleton's out-of-line blocks (simd/skeleton.h), which zeroes after
-# its own vector calls (checked as a function that burns)
+# its own vector calls (checked as a function that burns); and, beside
+# x86-avx2's quads, the messages they leave: the pairs' batch and the
+# kernel's one-shot, each of which zeroes after its own calls as the
+# front end's callers of them rely on (checked as functions that burn)
 UNBURNED_OK = {'ifma_short', 'ifma_absorb', 'ifma_lanes_mixed', 'ifma_lanes_mixed_h',
                'polymac_r26vec_wipe_long',   # stores zeros into the state
-               'polymac_skeleton_x86_avx2'}
+               'polymac_skeleton_x86_avx2', 'polymac_pairs_batch',
+               'polymac_auth_x86_avx2', 'polymac_auth_vector_x86_avx2'}
 
 
 def base(name):
