@@ -150,7 +150,7 @@ END_TEST
 START_TEST(equal_lengths)
 {
     static const size_t lens[] = {1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64,
-                                  65, 100, 256, 600, 1023, 1024};
+                                  65, 100, 256, 319, 320, 600, 1023, 1024, 2047, 2048};
     uint64_t seed = 0xe9a1u;
     for (size_t n = 1; n <= 40; n++)
         for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
