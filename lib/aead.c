@@ -407,8 +407,8 @@ size_t polymac_aead_statebytes(void)
  * 2^64 first, then its ciphertext's whole blocks, padded block and
  * lengths in the lanes; the entries the lanes do not take (no whole
  * block of ciphertext, or more than max_len_h), or all of a run with
- * fewer than the lanes ask (min_same of one length, else min_mixed), one
- * by one.
+ * fewer than the lanes ask (min_h, else min_same of one length and
+ * min_mixed of mixed ones), one by one.
  */
 #define AEAD_RUN 64
 
@@ -524,7 +524,7 @@ static void aead_run(const struct polymac_kernel *k, uint8_t *const tags[],
                 at[m++] = i;
             }
         }
-        if (m && m >= (diff ? l->min_mixed : l->min_same)) {
+        if (m && m >= (l->min_h ? l->min_h : diff ? l->min_mixed : l->min_same)) {
             aead_lanes(k, tags, aads, alens, cts, clens, keys, n, at, ml, m);
             return;
         }

@@ -110,6 +110,9 @@ struct polymac_lanes {
                   const uint8_t *const msgs[], const size_t lens[],
                   const uint8_t *const keys[], size_t n);
     size_t max_len_h;
+    /* The fewest packets run_h takes, where it asks for more than run
+     * (0: min_same and min_mixed, as run) */
+    size_t min_h;
 };
 
 #endif

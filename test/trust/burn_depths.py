@@ -91,7 +91,8 @@ FRAMELESS_PLT = {'memset', 'memcpy', 'memmove'}
 UNBURNED_OK = {'ifma_short', 'ifma_absorb', 'ifma_lanes_mixed', 'ifma_lanes_mixed_h',
                'polymac_r26vec_wipe_long',   # stores zeros into the state
                'polymac_skeleton_x86_avx2', 'polymac_pairs_batch',
-               'polymac_auth_x86_avx2', 'polymac_auth_vector_x86_avx2'}
+               'polymac_auth_x86_avx2', 'polymac_auth_vector_x86_avx2',
+               'polymac_spans_vector_x86_avx2'}
 
 
 def base(name):

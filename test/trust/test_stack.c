@@ -244,24 +244,26 @@ __attribute__((noinline)) static int use_key(const uint8_t key[32], int use)
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else if (use == USE_AEAD_PACKETS) {
         /* the lanes' AEAD path: packets of one layout (20 + 1200 B), then
-         * of mixed ones (no AAD, 64 to 1420 B), then short ones */
+         * of mixed ones (no AAD, 64 to 1420 B), then short ones, then five
+         * of the first layout (a group of four lanes and one left over) */
         uint8_t tags[NBATCH][16], *tp[NBATCH];
         const uint8_t *kp[NBATCH], *ctp[NBATCH];
         const void *ap[NBATCH], *cp[NBATCH];
         size_t al[NBATCH], cl[NBATCH];
         int res[NBATCH];
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < 4; v++) {
             for (int i = 0; i < NBATCH; i++) {
                 tp[i] = tags[i];
                 ctp[i] = tags[i];
                 ap[i] = msg;
                 cp[i] = msg + 32;
-                al[i] = v == 0 ? 20 : v == 1 ? 0 : (size_t)i;
-                cl[i] = v == 0 ? 1200 : v == 1 ? 64 + (size_t)i * 71 : 16 + (size_t)i;
+                al[i] = v == 0 || v == 3 ? 20 : v == 1 ? 0 : (size_t)i;
+                cl[i] = v == 0 || v == 3 ? 1200 : v == 1 ? 64 + (size_t)i * 71 : 16 + (size_t)i;
                 kp[i] = key;
             }
-            rc |= polymac_aead_auth_batch(tp, ap, al, cp, cl, kp, 16);
-            rc |= polymac_aead_verify_batch(ctp, ap, al, cp, cl, kp, 16, res);
+            const size_t n = v == 3 ? 5 : 16;
+            rc |= polymac_aead_auth_batch(tp, ap, al, cp, cl, kp, n);
+            rc |= polymac_aead_verify_batch(ctp, ap, al, cp, cl, kp, n, res);
         }
         __asm__ __volatile__("" : : "r"(tags) : "memory");
     } else {
