@@ -525,8 +525,9 @@ static const struct polymac_lanes polymac_quads_lanes = {
     .min_mixed = 2,
     .run_h = polymac_quads_batch_h,
     .max_len_h = POLYMAC_AVX2_QUAD_MAX,
-    /* below a quad, the AEAD's packets one by one (through the lanes,
-     * each its AAD staged apart: 0.90 at 3 x (20 + 1200 B)) */
+    /* below a quad, the AEAD's packets one by one, as polymac_aead_verify
+     * runs them: through the lanes each AAD is staged apart, which costs
+     * more (measured: docs/log.md) */
     .min_h = 4,
 };
 
