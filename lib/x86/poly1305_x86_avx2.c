@@ -207,16 +207,17 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
 
 /*
  * The batch in vector lanes: four messages at a time, one a lane, each
- * multiplied by its own r (a batch message has its own key: no powers to
- * make and no lanes to sum), h = (h + m) r a block, the four blocks in
- * one vector step of 25 products and a carry chain, the cost of a group
- * of four in a one-shot message.  The quad runs the whole blocks all
- * four have; each message's other whole blocks, its last blocks (the
- * padded block, hibit 0; or the AEAD's tail, hibit 1) and its tag are
- * scalar code.  Messages are taken longest first, so that the four of a
- * quad are close in length; those with fewer than POLYMAC_AVX2_QUAD_MIN
- * whole blocks, and the one to three left over, go to the pairs (or,
- * above their 1 KiB, the one-shot; in run_h, scalar code one at a time).
+ * multiplied by its own r and r^2 (a batch message has its own key: no
+ * powers beyond r^2 to make and no lanes to sum), two blocks a lane per
+ * carry chain, the cost of the one-shot's two-group step.  The quad runs
+ * the whole blocks all four have, then their last blocks (the padded
+ * block, hibit 0; or the AEAD's tail, hibit 1) when the four end alike;
+ * each message's other blocks and its tag are scalar code.  Messages are
+ * taken longest first, so that the four of a quad are close in length;
+ * those with fewer than POLYMAC_AVX2_QUAD_MIN whole blocks, and the one
+ * to three left over, go to the pairs (or, above their 1 KiB, the
+ * one-shot; in run_h, the vector path from the cold break-even, else
+ * scalar code one at a time).
  */
 
 /* The fewest whole blocks a message of a quad has (measured: docs/log.md) */
