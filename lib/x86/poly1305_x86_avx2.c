@@ -224,6 +224,7 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
 #ifndef POLYMAC_AVX2_QUAD_MIN
 #define POLYMAC_AVX2_QUAD_MIN 20
 #endif
+_Static_assert(POLYMAC_AVX2_QUAD_MIN >= 2, "a quad runs two-block steps");
 /* The longest message of the batch entries (max_len, max_len_h): above,
  * the one-shot (measured: docs/log.md) */
 #define POLYMAC_AVX2_QUAD_MAX 2048
@@ -309,9 +310,8 @@ polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
                                                _mm256_and_si256(b, clamp), _mm256_setzero_si256());
     polymac_r26v4_store_power(table, r);
     /* each lane's r^2, limbs below 2^26 + 2^9, for the two-block steps */
-    if (nb >= 2)
-        polymac_r26v4_store_power(table + 9 * 4,
-                                  polymac_r26v4_carry(polymac_r26v4_mul(r, r, polymac_r26v4_fives(r))));
+    polymac_r26v4_store_power(table + 9 * 4,
+                              polymac_r26v4_carry(polymac_r26v4_mul(r, r, polymac_r26v4_fives(r))));
     struct r26v4 h = polymac_r26v4_zero();
     if (!zero_h) {
         /* h0, h1 as a block, h2 <= 4 above bit 24 of the top limb */
@@ -323,8 +323,7 @@ polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
         h = polymac_r26v4_split(a, b, h2);
     }
     const uint8_t *p[4] = {m[0]->p, m[1]->p, m[2]->p, m[3]->p};
-    h = polymac_quad_blocks(h, p, nb, _mm256_set1_epi64x(1 << 24), table,
-                            nb >= 2 ? table + 9 * 4 : NULL);
+    h = polymac_quad_blocks(h, p, nb, _mm256_set1_epi64x(1 << 24), table, table + 9 * 4);
     int last = 1;
     for (unsigned j = 0; j < 4; j++) {
         m[j]->p += 16 * nb;
