@@ -71,7 +71,7 @@ static const struct {
 #define NKNOWN (sizeof known / sizeof known[0])
 
 #define MSGS 8                  /* calls a sample, each its own message and key */
-#define STREAM_CALLS 16         /* calls of a stream (TUNE_WARM, TUNE_LIVE) */
+#define STREAM_CALLS 16         /* calls of a stream (every mode but TUNE_COLD) */
 #define SLOT_BLOCKS 512         /* room of a message */
 #define NMAX_LIMIT 256          /* longest length a cold row may time */
 
@@ -136,14 +136,16 @@ __attribute__((noinline)) static void auth_r64(uint8_t tag[16], const uint8_t *m
     polymac_r64_auth(tag, m, len, key);
 }
 
-/* A warm state in tmpl, made by k; live: its lanes live too. */
-static void make_state(const struct polymac_kernel *k, int live)
+/* The state row's stream starts from, in tmpl (enum tune_mode): made by
+ * fast (warm; live: its lanes live too), or by slow (first). */
+static void make_state(const struct tune_row *row)
 {
+    const struct polymac_kernel *k = row->mode == TUNE_FIRST ? row->slow : row->fast;
     uint8_t r[16];
     clamp(r, keys[0]);
     k->init(tmpl, r);
     k->blocks(tmpl, prep, TUNE_PREP, 1);
-    if (live)
+    if (row->mode == TUNE_LIVE)
         k->blocks(tmpl, prep + TUNE_PREP * 16, 16, 1);
 }
 
@@ -165,6 +167,7 @@ static uint64_t sample(const struct tune_row *row, const struct polymac_kernel *
         t1 = test_ticks();
         return t1 - t0;
     case TUNE_WARM:
+    case TUNE_FIRST:
         for (i = 0; i < MSGS; i++)
             memcpy(states[i], tmpl, sizeof tmpl);
         t0 = test_ticks();
@@ -217,7 +220,7 @@ static int check(const struct tune_row *row, size_t n)
         if (row->mode == TUNE_COLD) {
             auth_kernel(k, ks_at(1), got, msg(1), n, keys[1]);
         } else {
-            make_state(row->fast, row->mode == TUNE_LIVE);
+            make_state(row);
             memcpy(states[1], tmpl, sizeof tmpl);
             for (unsigned j = 0; j < STREAM_CALLS; j++)
                 k->blocks(states[1], msg(1) + 16 * n * j, n, 1);
@@ -274,9 +277,9 @@ static void sweep(const struct tune_row *row, unsigned rounds, struct curve *c)
         exit(1);
     }
     const struct polymac_kernel *slowk = row->slow;
-    /* a warm state is made by fast: slow then runs on the same state */
+    /* both builds run on the same state */
     if (row->mode != TUNE_COLD)
-        make_state(row->fast, row->mode == TUNE_LIVE);
+        make_state(row);
     /* warm-up: clocks, caches, branch predictors, the vector units */
     for (unsigned r = 0; r < 20; r++) {
         sample(row, row->fast, hi);

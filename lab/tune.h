@@ -30,6 +30,10 @@ enum tune_mode {
     TUNE_LIVE,   /* 16 calls of blocks(n) on a state whose lanes are live
                     (made by fast: init, blocks(TUNE_PREP), blocks(16));
                     per call */
+    TUNE_FIRST,  /* a stream's first vector call: as TUNE_WARM, on a state
+                    the slow build made (init, blocks(TUNE_PREP) through
+                    its scalar code: no powers, and the prep's blocks
+                    counted towards the cold break-even); per call */
 };
 
 /* blocks of the first call that makes a warm state */

@@ -9,7 +9,8 @@
  *   0  the source as the library has it (the values of the row the CPU
  *      probe chose: x86/tuning.c)
  *   1  every threshold at 1: the vector path for any call
- *   2  as 1, WARM never: a call on a warm state runs the scalar code
+ *   2  as 1, WARM never: no call takes the vector path (its calls
+ *      below the cold break-even, too, must reach WARM)
  *   3  as 1, LANES at 16: a call of fewer blocks on live lanes goes
  *      through the scalar code into the pending part
  */
@@ -36,7 +37,10 @@ TUNE_COMPILED(compiled_live, POLYMAC_IFMA_LIVE)
 const struct tune_row tune_rows_x86_avx512ifma[] = {
     {"x86-avx512ifma", "POLYMAC_IFMA_COLD", compiled_cold, TUNE_COLD,
      &tune_x86_avx512ifma_1, NULL, "r64 one-shot", 1, 0},
-    {"x86-avx512ifma", "POLYMAC_IFMA_WARM", compiled_warm, TUNE_WARM,
+    /* a vector call leaves the lanes live, and live lanes never read
+     * WARM: what it decides is a stream's first vector call, so it is
+     * timed from a state without powers (TUNE_FIRST) */
+    {"x86-avx512ifma", "POLYMAC_IFMA_WARM", compiled_warm, TUNE_FIRST,
      &tune_x86_avx512ifma_1, &tune_x86_avx512ifma_2, "scalar", 1, 0},
     /* 16 blocks and more are whole groups on either build */
     {"x86-avx512ifma", "POLYMAC_IFMA_LIVE", compiled_live, TUNE_LIVE,

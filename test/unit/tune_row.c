@@ -113,8 +113,8 @@ int main(int argc, char **argv)
           "Sapphire Rapids (unmeasured) gets the default");
     check(find(POLYMAC_CPU_VENDOR_INTEL, 6, 85) == def,
           "Skylake-SP gets the default");
-    check(find(POLYMAC_CPU_VENDOR_AMD, 25, 17) == def,
-          "Zen 4 (family 25 as Zen 3, another model) gets the default");
+    check(find(POLYMAC_CPU_VENDOR_AMD, 25, 97) == def,
+          "a Zen 4 desktop part (family 25 as Zen 3 and Genoa, unmeasured) gets the default");
     check(find(POLYMAC_CPU_VENDOR_AMD, 25, 33) == def,
           "a Zen 3 desktop part (unmeasured) gets the default");
     check(find(POLYMAC_CPU_VENDOR_OTHER, 6, 207) == def,
@@ -146,6 +146,8 @@ int main(int argc, char **argv)
         want = "amd-zen5";
     else if (strcmp(vendor, "AuthenticAMD") == 0 && family == 25 && model == 1)
         want = "amd-zen3-milan";
+    else if (strcmp(vendor, "AuthenticAMD") == 0 && family == 25 && model == 17)
+        want = "amd-zen4-genoa";
     printf("/proc/cpuinfo: %s family %u model %u: row %s\n", vendor, family, model, want);
     check(strcmp(row->name, want) == 0, "the row in use is the one for /proc/cpuinfo's CPU");
     return failed;
