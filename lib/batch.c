@@ -163,21 +163,40 @@ static struct scan scan(const uint8_t *const tags[], const void *const msgs[],
 }
 
 /* out[i] = the tag of entry i < n (n <= RUN).  The messages of at most
- * the lanes' max_len go to the lanes when the run has as many of them as
- * the lanes ask (one set of lanes costs about as much for one message as
- * for a full set, and a loop of one-shot calls overlaps short messages by
+ * the lanes' max_len (and as many longer ones, up to max_len_full, as fill
+ * whole sets) go to the lanes when the run has as many of them as the
+ * lanes ask (one set of lanes costs about as much for one message as for
+ * a full set, and a loop of one-shot calls overlaps short messages by
  * itself); the others one by one as polymac_auth takes them. */
+/* Whether the lanes l take a message of len bytes: up to max_len, or up
+ * to max_len_full while *full (the count of those left to take) lasts. */
+static inline int lanes_take(const struct polymac_lanes *l, size_t len, size_t *full)
+{
+    if (len <= l->max_len)
+        return 1;
+    if (len > l->max_len_full || !*full)
+        return 0;
+    --*full;
+    return 1;
+}
+
 __attribute__((noinline)) static void run(const struct polymac_kernel *k,
                                           uint8_t *const out[], const void *const msgs[],
                                           const size_t lens[],
                                           const uint8_t *const keys[], size_t n)
 {
     const struct polymac_lanes *l = k->lanes;
-    size_t nl = 0;
+    size_t nl = 0, nfull = 0;
     if (l) {
-        size_t first = SIZE_MAX, diff = 0;
+        /* the longer messages only as many as fill whole sets of lanes */
+        if (l->full) {
+            for (size_t i = 0; i < n; i++)
+                nfull += lens[i] > l->max_len && lens[i] <= l->max_len_full;
+            nfull -= nfull % l->full;
+        }
+        size_t first = SIZE_MAX, diff = 0, left = nfull;
         for (size_t i = 0; i < n; i++) {
-            const size_t in = lens[i] <= l->max_len;
+            const size_t in = (size_t)lanes_take(l, lens[i], &left);
             nl += in;
             first = in && first == SIZE_MAX ? lens[i] : first;
             diff |= in ? lens[i] ^ first : 0;
@@ -192,9 +211,9 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
     }
     uint8_t *lo[RUN];
     const uint8_t *lm[RUN], *lk[RUN];
-    size_t ll[RUN], j = 0;
+    size_t ll[RUN], j = 0, left = nfull;
     for (size_t i = 0; i < n; i++) {
-        if (nl && lens[i] <= l->max_len) {
+        if (nl && lanes_take(l, lens[i], &left)) {
             lo[j] = out[i];
             lm[j] = msgs[i];
             ll[j] = lens[i];

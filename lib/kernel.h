@@ -86,7 +86,8 @@ struct polymac_kernel {
 
 /*
  * A batch capability: out[i] = the tag of msgs[i][0..lens[i]) under
- * keys[i], for i < n, n >= 1, every lens[i] <= max_len; no out[i]
+ * keys[i], for i < n, n >= 1, every lens[i] <= max_len (or max_len_full,
+ * where the lanes have one); no out[i]
  * overlaps an input, unless n <= reads_first: a batch that short is read
  * whole before the first tag is written.  One message per lane, each with
  * its own r; only lengths steer branches.  lib/batch.c checks the entries
@@ -97,6 +98,10 @@ struct polymac_lanes {
     void (*run)(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                 const uint8_t *const keys[], size_t n);
     size_t max_len;
+    /* Optional (0: none): messages longer than max_len, up to
+     * max_len_full, go to run only as many as fill whole sets of full
+     * lanes (a set half empty costs more than the one-shot) */
+    size_t max_len_full, full;
     size_t min_same, min_mixed;
     size_t reads_first;
     /* Optional, the AEAD batch's: as run, but message i starts from the

@@ -32,15 +32,18 @@
  * multi-buffer manager), both measured slower (docs/log.md, The batch).
  */
 
-/* Messages of at most this many bytes go through the lanes; longer ones
- * through the one-shot vector path.  Overridable with -D.  Measured with
- * the refilling lanes these groups replaced: at 1536, IMIX's four
- * 1518-byte messages in lanes of their own made the batch slower than
- * through the one-shot path (docs/log.md, Figures moved out of lib/
- * comments; in lockstep they would also carry four shorter messages to
- * 95 blocks; not measured again). */
+/* Messages of at most IFMA_LANES_MAX bytes go through the lanes; longer
+ * ones up to IFMA_LANES_FULL_MAX only as whole groups of eight (the front
+ * end counts them: kernel.h, max_len_full), the rest through the one-shot
+ * vector path.  A group of four 1518-byte messages, half its lanes idle,
+ * cost 0.94 of the one-shot path on Zen 4, eight 1.86 times less (and
+ * IMIX's four in lockstep beside shorter ones more still: docs/log.md,
+ * 2026-12-04).  Overridable with -D. */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
+#endif
+#ifndef IFMA_LANES_FULL_MAX
+#define IFMA_LANES_FULL_MAX 2048
 #endif
 
 /* The longest message of run_h, the AEAD batch's ciphertexts (whole
@@ -52,8 +55,9 @@
 #ifndef IFMA_LANES_H_MAX
 #define IFMA_LANES_H_MAX 2048
 #endif
-_Static_assert(IFMA_LANES_H_MAX >= IFMA_LANES_MAX && IFMA_LANES_H_MAX <= 2048,
-               "the zero blocks and the classes cover both");
+_Static_assert(IFMA_LANES_H_MAX >= IFMA_LANES_FULL_MAX && IFMA_LANES_FULL_MAX >= IFMA_LANES_MAX
+               && IFMA_LANES_H_MAX <= 2048,
+               "the zero blocks and the classes cover all three");
 
 /* A set of eight lanes: h, r, and r^2 (a step takes two blocks). */
 struct ifma_lanes_set {
@@ -664,6 +668,9 @@ IFMA_INLINE void ifma_lanes_window(uint8_t *const out[], const uint8_t *const ms
             } else {
                 if (hio)
                     ifma_lanes_aligned_h(so + g, sm + g, sl + g, sk + g, m, pad, sr + g);
+                else if (sl[g] > 16 * 63)
+                    /* the first class holds 64 blocks and more unordered */
+                    ifma_lanes_aligned_one(so + g, sm + g, sl + g, sk + g, m, pad);
                 else
                     ifma_lanes_aligned_sorted(so + g, sm + g, sl + g, sk + g, m, pad);
                 depth = hio ? IFMA_LANES_H_STACK : IFMA_LANES_ALIGNED_STACK;
@@ -732,6 +739,8 @@ static void polymac_lanes_h_x86_avx512ifma(uint8_t *const out[],
 static const struct polymac_lanes ifma_lanes_entry = {
     .run = polymac_lanes_x86_avx512ifma,
     .max_len = IFMA_LANES_MAX,
+    .max_len_full = IFMA_LANES_FULL_MAX,
+    .full = 8,
     .min_same = 4,
     .min_mixed = 7,
     .reads_first = 8,       /* one set stages its tags (ifma_lanes_same, _aligned) */

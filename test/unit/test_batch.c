@@ -175,6 +175,39 @@ START_TEST(equal_lengths)
 }
 END_TEST
 
+/* Messages of 1025-2048 bytes, which lanes may take only as whole sets
+ * (kernel.h: max_len_full): 1 to 20 of mixed lengths (a set, a set and a
+ * few left over, two sets), alone and among shorter ones, in an order
+ * that is not by length, so that a set mixes lengths of its first class
+ * and the shorter classes. */
+START_TEST(longer_in_whole_sets)
+{
+    uint64_t seed = 0x10e5u;
+    for (size_t nlong = 1; nlong <= 20; nlong++)
+        for (size_t nshort = 0; nshort <= 12; nshort += 6) {
+            size_t off = 0;
+            int lng[32];
+            B.n = nlong + nshort;
+            for (size_t i = 0; i < B.n; i++)
+                lng[i] = i < nlong;
+            for (size_t i = B.n; i > 1; i--) {      /* the long ones anywhere */
+                const size_t j = (size_t)(test_rand(&seed) % i);
+                const int t = lng[i - 1];
+                lng[i - 1] = lng[j];
+                lng[j] = t;
+            }
+            for (size_t i = 0; i < B.n; i++) {
+                const size_t len = lng[i] ? 1025 + (size_t)(test_rand(&seed) % 1024)
+                                          : (size_t)(test_rand(&seed) % 1025);
+                uint8_t *m = arena + off + (i % 5);
+                off += len + 5;
+                random_entry(i, m, len, &seed);
+            }
+            run_and_check("longer in whole sets");
+        }
+}
+END_TEST
+
 /* One message under many keys (all lanes reading the same bytes), all
  * 0xff keys with it, and one key for every entry. */
 START_TEST(duplicates)
@@ -511,6 +544,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, random_batches);
     tcase_add_test(tc, sizes_and_lengths);
     tcase_add_test(tc, equal_lengths);
+    tcase_add_test(tc, longer_in_whole_sets);
     tcase_add_test(tc, misuse_small_batches);
     tcase_add_test(tc, duplicates);
     tcase_add_test(tc, tags_in_other_messages);
