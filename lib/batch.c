@@ -162,12 +162,6 @@ static struct scan scan(const uint8_t *const tags[], const void *const msgs[],
     return scan_generic(tags, msgs, lens, keys, n);
 }
 
-/* out[i] = the tag of entry i < n (n <= RUN).  The messages of at most
- * the lanes' max_len (and as many longer ones, up to max_len_full, as fill
- * whole sets) go to the lanes when the run has as many of them as the
- * lanes ask (one set of lanes costs about as much for one message as for
- * a full set, and a loop of one-shot calls overlaps short messages by
- * itself); the others one by one as polymac_auth takes them. */
 /* Whether the lanes l take a message of len bytes: up to max_len, or up
  * to max_len_full while *full (the count of those left to take) lasts. */
 static inline int lanes_take(const struct polymac_lanes *l, size_t len, size_t *full)
@@ -180,6 +174,12 @@ static inline int lanes_take(const struct polymac_lanes *l, size_t len, size_t *
     return 1;
 }
 
+/* out[i] = the tag of entry i < n (n <= RUN).  The messages of at most
+ * the lanes' max_len (and as many longer ones, up to max_len_full, as fill
+ * whole sets) go to the lanes when the run has as many of them as the
+ * lanes ask (one set of lanes costs about as much for one message as for
+ * a full set, and a loop of one-shot calls overlaps short messages by
+ * itself); the others one by one as polymac_auth takes them. */
 __attribute__((noinline)) static void run(const struct polymac_kernel *k,
                                           uint8_t *const out[], const void *const msgs[],
                                           const size_t lens[],

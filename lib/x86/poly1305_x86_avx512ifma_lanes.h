@@ -35,10 +35,9 @@
 /* Messages of at most IFMA_LANES_MAX bytes go through the lanes; longer
  * ones up to IFMA_LANES_FULL_MAX only as whole groups of eight (the front
  * end counts them: kernel.h, max_len_full), the rest through the one-shot
- * vector path.  A group of four 1518-byte messages, half its lanes idle,
- * cost 0.94 of the one-shot path on Zen 4, eight 1.86 times less (and
- * IMIX's four in lockstep beside shorter ones more still: docs/log.md,
- * 2026-12-04).  Overridable with -D. */
+ * vector path: for such lengths a group with idle lanes costs more than
+ * the one-shot path, a full one much less (measured: docs/log.md).
+ * Overridable with -D. */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
 #endif
