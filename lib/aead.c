@@ -406,7 +406,8 @@ size_t polymac_aead_statebytes(void)
  * lanes' run_h (kernel.h) where it has one, each packet's AAD in radix
  * 2^64 first, then its ciphertext's whole blocks, padded block and
  * lengths in the lanes; the entries the lanes do not take (no whole
- * block of ciphertext, or more than max_len_h), or all of a run with
+ * block of ciphertext, more than max_len_h, or of those longer than
+ * max_len more than whole sets: kernel.h, full), or all of a run with
  * fewer than the lanes ask (min_h, else min_same of one length and
  * min_mixed of mixed ones), one by one.
  */
@@ -515,13 +516,30 @@ static void aead_run(const struct polymac_kernel *k, uint8_t *const tags[],
 #ifdef POLYMAC_HAVE_R64
     const struct polymac_lanes *l = k->lanes;
     if (l && l->run_h) {
-        size_t at[AEAD_RUN], ml[AEAD_RUN], m = 0, diff = 0;
+        size_t at[AEAD_RUN], ml[AEAD_RUN], m = 0, diff = 0, longer = 0;
         for (size_t i = 0; i < n; i++) {
             const size_t whole = clens[i] - clens[i] % 16;
             if (whole >= 16 && whole <= l->max_len_h) {
                 ml[m] = whole;
                 diff |= whole ^ ml[0];
+                longer += whole > l->max_len;
                 at[m++] = i;
+            }
+        }
+        /* of the longer ciphertexts, whole sets (kernel.h: full): the
+         * last ones past them left out */
+        size_t drop = longer - polymac_lanes_longer(l, longer);
+        if (drop) {
+            size_t j = m;
+            m = 0;
+            diff = 0;
+            for (size_t q = 0; q < j; q++) {
+                if (ml[q] > l->max_len && longer-- <= drop)
+                    continue;
+                ml[m] = ml[q];
+                at[m] = at[q];
+                diff |= ml[m] ^ ml[0];
+                m++;
             }
         }
         if (m && m >= (l->min_h ? l->min_h : diff ? l->min_mixed : l->min_same)) {

@@ -163,7 +163,8 @@ static struct scan scan(const uint8_t *const tags[], const void *const msgs[],
 }
 
 /* Whether the lanes l take a message of len bytes: up to max_len, or up
- * to max_len_full while *full (the count of those left to take) lasts. */
+ * to max_len_full while *full (the count of those left to take:
+ * polymac_lanes_longer) lasts. */
 static inline int lanes_take(const struct polymac_lanes *l, size_t len, size_t *full)
 {
     if (len <= l->max_len)
@@ -175,8 +176,8 @@ static inline int lanes_take(const struct polymac_lanes *l, size_t len, size_t *
 }
 
 /* out[i] = the tag of entry i < n (n <= RUN).  The messages of at most
- * the lanes' max_len (and as many longer ones, up to max_len_full, as fill
- * whole sets) go to the lanes when the run has as many of them as the
+ * the lanes' max_len (and of the longer ones, up to max_len_full, whole
+ * sets) go to the lanes when the run has as many of them as the
  * lanes ask (one set of lanes costs about as much for one message as for
  * a full set, and a loop of one-shot calls overlaps short messages by
  * itself); the others one by one as polymac_auth takes them. */
@@ -188,11 +189,11 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
     const struct polymac_lanes *l = k->lanes;
     size_t nl = 0, nfull = 0;
     if (l) {
-        /* the longer messages only as many as fill whole sets of lanes */
+        /* the longer messages as whole sets of lanes */
         if (l->full) {
             for (size_t i = 0; i < n; i++)
                 nfull += lens[i] > l->max_len && lens[i] <= l->max_len_full;
-            nfull -= nfull % l->full;
+            nfull = polymac_lanes_longer(l, nfull);
         }
         size_t first = SIZE_MAX, diff = 0, left = nfull;
         for (size_t i = 0; i < n; i++) {

@@ -98,10 +98,12 @@ struct polymac_lanes {
     void (*run)(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                 const uint8_t *const keys[], size_t n);
     size_t max_len;
-    /* Optional (0: none): messages longer than max_len, up to
-     * max_len_full, go to run only as many as fill whole sets of full
-     * lanes (a set half empty costs more than the one-shot) */
-    size_t max_len_full, full;
+    /* Optional (full 0: none): of the messages longer than max_len, up
+     * to max_len_full (run's) or max_len_h (run_h's ciphertexts), the
+     * lanes take whole sets of full, and a last set only of full_min or
+     * more (polymac_lanes_longer): for such lengths a set with more idle
+     * lanes costs more than the one-shots */
+    size_t max_len_full, full, full_min;
     size_t min_same, min_mixed;
     size_t reads_first;
     /* Optional, the AEAD batch's: as run, but message i starts from the
@@ -119,5 +121,15 @@ struct polymac_lanes {
      * (0: min_same and min_mixed, as run) */
     size_t min_h;
 };
+
+/* How many of c messages longer than the lanes' max_len they take
+ * (struct polymac_lanes: full, full_min). */
+static inline size_t polymac_lanes_longer(const struct polymac_lanes *l, size_t c)
+{
+    if (!l->full)
+        return c;
+    const size_t r = c % l->full;
+    return r < l->full_min ? c - r : c;
+}
 
 #endif

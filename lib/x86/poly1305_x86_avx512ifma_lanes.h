@@ -33,11 +33,11 @@
  */
 
 /* Messages of at most IFMA_LANES_MAX bytes go through the lanes; longer
- * ones up to IFMA_LANES_FULL_MAX only as whole groups of eight (the front
- * end counts them: kernel.h, max_len_full), the rest through the one-shot
- * vector path: for such lengths a group with idle lanes costs more than
- * the one-shot path, a full one much less (measured: docs/log.md).
- * Overridable with -D. */
+ * ones up to IFMA_LANES_FULL_MAX (and the AEAD's up to IFMA_LANES_H_MAX)
+ * only as groups of eight, the last of five or more (the front ends count
+ * them: kernel.h, full), the rest through the one-shot paths: for such
+ * lengths a group with more idle lanes costs more than the one-shots, a
+ * fuller one much less (measured: docs/log.md).  Overridable with -D. */
 #ifndef IFMA_LANES_MAX
 #define IFMA_LANES_MAX 1024
 #endif
@@ -740,6 +740,7 @@ static const struct polymac_lanes ifma_lanes_entry = {
     .max_len = IFMA_LANES_MAX,
     .max_len_full = IFMA_LANES_FULL_MAX,
     .full = 8,
+    .full_min = 5,
     .min_same = 4,
     .min_mixed = 7,
     .reads_first = 8,       /* one set stages its tags (ifma_lanes_same, _aligned) */
