@@ -20,9 +20,8 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
       .ifma_cold = 20, .ifma_warm = 5, .ifma_live = 4}},
     /* IFMA and AVX2 cold: where polymac_auth itself crosses over
      * (polymac-ab), as on Intel, not where lab/tune's harness put them;
-     * IFMA warm: the default's, not yet measured (docs/log.md,
-     * 2026-12-04); the rest: the medians of three lab/tune runs
-     * (docs/log.md, 2026-12-02) */
+     * IFMA warm: the default's, not yet measured; the rest: the medians
+     * of three lab/tune runs (docs/log.md, AMD Zen 5) */
     {"amd-zen5", "lab/tune and polymac-ab, AMD EPYC family 26 model 2 (Zen 5)",
      POLYMAC_CPU_VENDOR_AMD, 26, POLYMAC_X86_ANY_MODEL,
      {.avx2_cold = 52, .avx2_warm = 20, .avx2_r8 = 20,
@@ -30,7 +29,7 @@ const struct polymac_x86_tuning_row polymac_x86_tuning_rows[] = {
     /* cold and warm: polymac-ab (one-shots across the break-even,
      * streams in pieces of 3 to 24 blocks); IFMA live and AVX2 r8: the
      * default's and lab/tune's median, each checked by polymac-ab
-     * (docs/log.md, 2026-12-04) */
+     * (docs/log.md, AMD Zen 4) */
     {"amd-zen4-genoa", "lab/tune and polymac-ab, AMD EPYC family 25 model 17 (Zen 4)",
      POLYMAC_CPU_VENDOR_AMD, 25, 17,
      {.avx2_cold = 36, .avx2_warm = 8, .avx2_r8 = 28,
