@@ -814,15 +814,73 @@ static __attribute__((noinline)) void ifma_spans_vector(uint8_t tag[16],
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
 
+/* n >= 1 spans' blocks into h (radix 2^64, in locals), as ifma_r64_span,
+ * in one walk. */
+IFMA_INLINE void ifma_r64_spans(uint64_t h[3], const struct polymac_span *sp, size_t n,
+                                const uint8_t key[32], const struct ifma_state *st)
+{
+#ifdef POLYMAC_R64_SPANS
+    (void)st;
+    polymac_r64_spans_arch(h, sp, sp->p, sp->nblocks, n, key);
+#else
+    for (size_t i = 0; i < n; i++)
+        ifma_r64_span(h, &sp[i], key, st);
+#endif
+}
+
+/* ifma_spans_vector where span L alone reaches the cold break-even (the
+ * AEAD's usual shape): the spans before it in one scalar walk, span L
+ * (with the last span as its tail, if that follows it), then the rest in
+ * one walk; straight-line, h in registers. */
+static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
+                                                     const struct polymac_span sp[], size_t n,
+                                                     size_t L, const uint8_t key[32])
+{
+    _Alignas(POLYMAC_KS_ALIGN) struct ifma_state st_;
+    struct ifma_state *st = &st_;
+    uint64_t h[3] = {0, 0, 0}, l[3] = {0, 0, 0};
+    polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
+    st->sm.powers = 0;
+    if (L) {
+        ifma_r64_spans(h, sp, L, key, st);
+        const struct polymac_r64 x = { h[0], h[1], h[2], 0, 0 };
+        polymac_r64_to_r44(&x, l);
+    }
+    const size_t nb = sp[L].nblocks;
+    const struct ifma_tail tl = ifma_tail_of(sp[n - 1].p, L + 2 == n ? sp[n - 1].nblocks : 0,
+                                             1, nb);
+    ifma_oneshot_call(st, sp[L].p, nb, &tl, l);
+    ifma_burn();
+    struct polymac_r64 x;
+    polymac_r64_from_r44(&x, l);
+    polymac_wipe(l, sizeof l);
+    h[0] = x.h0;
+    h[1] = x.h1;
+    h[2] = x.h2;
+    if (!tl.n && L + 1 < n)
+        ifma_r64_spans(h, sp + L + 1, n - L - 1, key, st);
+    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+    ifma_wipe(st, offsetof(struct ifma_state, v));
+}
+
 /* Below the cold break-even in every span, the front end's radix-2^64
  * one-shot (as polymac_auth_x86_avx512ifma's). */
 static int polymac_auth_spans_x86_avx512ifma(uint8_t tag[16], const struct polymac_span sp[],
                                              size_t n, const uint8_t key[32])
 {
     const size_t cold = POLYMAC_IFMA_COLD;
-    if (polymac_spans_longest(sp, n) < cold)
+    size_t longs = 0, L = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sp[i].nblocks >= cold) {
+            longs++;
+            L = i;
+        }
+    if (!longs)
         return 1;
-    ifma_spans_vector(tag, sp, n, key, cold);
+    if (longs == 1)
+        ifma_spans_one(tag, sp, n, L, key);
+    else
+        ifma_spans_vector(tag, sp, n, key, cold);
     return 0;
 }
 
