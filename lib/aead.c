@@ -23,7 +23,6 @@
  * padding).  Empty spans are left out: at most four, at least one (the
  * lengths).
  */
-#define AEAD_SPANS 4
 #define AEAD_BUF 48
 
 /* n (0..7) bytes at p as a little-endian word, reading no byte past them */
@@ -89,7 +88,7 @@ static inline struct polymac_span span_tail(uint8_t b[32], const uint8_t *ct, si
     return (struct polymac_span){b, t + 1};
 }
 
-static inline size_t aead_spans(struct polymac_span sp[AEAD_SPANS], uint8_t b[AEAD_BUF],
+static inline size_t aead_spans(struct polymac_span sp[POLYMAC_SPANS_MAX], uint8_t b[AEAD_BUF],
                                 const uint8_t *aad, size_t alen, const uint8_t *ct,
                                 size_t clen)
 {
@@ -185,30 +184,55 @@ static inline void r64_spans_oneshot(uint8_t *tag, uint64_t hv[3],
 #endif
 #endif
 
-/* One tag with kernel k: where k has an auth, the padded layout under
- * POLYMAC_AUTH_MIN bytes in radix 2^64 inline (polymac_auth's rule), and
- * longer ones through k's auth_spans, which may leave them to the same
- * code; else k's blocks. */
-static inline __attribute__((always_inline)) void aead_one(const struct polymac_kernel *k,
-                                                           uint8_t tag[16], const uint8_t *aad,
-                                                           size_t alen, const uint8_t *ct,
-                                                           size_t clen, const uint8_t key[32])
+/* Whether kernel k's tag of the layout runs in radix 2^64 in the front
+ * end, where k has an auth: under POLYMAC_AUTH_MIN bytes (polymac_auth's
+ * rule), or where k's auth_spans would leave it there for certain, every
+ * span shorter than POLYMAC_AUTH_MIN, below every cold break-even
+ * (kernel.h). */
+static inline int aead_brief_layout(const struct polymac_kernel *k, size_t alen, size_t clen)
 {
 #ifdef POLYMAC_HAVE_R64
-    const int brief = k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
-                      && (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16;
-#ifdef POLYMAC_R64_AEAD
-    /* the whole layout in one asm block, nothing staged in memory */
-    if (brief) {
-        uint64_t h[3];
-        polymac_r64_aead_arch(h, aad, alen, ct, clen, key);
-        polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
-        return;
-    }
+    return k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
+           && (k->auth_spans
+               || (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16);
+#else
+    (void)k, (void)alen, (void)clen;
+    return 0;
 #endif
+}
+
+#ifdef POLYMAC_R64_AEAD
+/* A layout under POLYMAC_AUTH_MIN bytes: the whole of it in one asm
+ * block, nothing staged in memory, h in registers to the tag; out of line,
+ * where the larger paths' frame is not set up. */
+__attribute__((noinline)) static int aead_brief(uint8_t tag[16], const uint8_t *aad,
+                                                size_t alen, const uint8_t *ct, size_t clen,
+                                                const uint8_t key[32])
+{
+    uint64_t h[3];
+    polymac_r64_aead_arch(h, aad, alen, ct, clen, key);
+    polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
+    return POLYMAC_OK;
+}
+#endif
+
+/* aead_tag's layouts that are not brief: through k's auth_spans, which
+ * may leave them to the radix-2^64 code; else k's blocks.  Out of line,
+ * as aead_brief is, so that neither path sets up the other's frame. */
+__attribute__((noinline)) static int aead_spans_tag(uint8_t tag[16], const uint8_t *aad,
+                                                    size_t alen, const uint8_t *ct,
+                                                    size_t clen, const uint8_t key[32])
+{
+    const struct polymac_kernel *k = polymac_active();
+    if (!k)
+        return POLYMAC_ENOKERNEL;
+#ifdef POLYMAC_R64_AEAD
+    const int brief = 0;      /* aead_brief took those */
+#else
+    const int brief = aead_brief_layout(k, alen, clen);
 #endif
     uint8_t b[AEAD_BUF];
-    struct polymac_span sp[AEAD_SPANS];
+    struct polymac_span sp[POLYMAC_SPANS_MAX];
     const size_t n = aead_spans(sp, b, aad, alen, ct, clen);
 #ifdef POLYMAC_HAVE_R64
     uint64_t h[3] = {0, 0, 0};
@@ -220,6 +244,37 @@ static inline __attribute__((always_inline)) void aead_one(const struct polymac_
     aead_blocks(k, tag, sp, n, key);
 #endif
     polymac_wipe(b, sizeof b);
+    return POLYMAC_OK;
+}
+
+/* One tag with kernel k: where k has an auth, the padded layout under
+ * POLYMAC_AUTH_MIN bytes (brief) in radix 2^64 (polymac_auth's rule),
+ * longer ones through aead_spans_tag; POLYMAC_OK.  Each path a call of
+ * its own, which polymac_aead_auth makes as a tail call: it sets up no
+ * frame of its own. */
+static inline __attribute__((always_inline)) int aead_tag(const struct polymac_kernel *k,
+                                                          uint8_t tag[16], const uint8_t *aad,
+                                                          size_t alen, const uint8_t *ct,
+                                                          size_t clen, const uint8_t key[32])
+{
+#ifdef POLYMAC_R64_AEAD
+    if (aead_brief_layout(k, alen, clen))
+        return aead_brief(tag, aad, alen, ct, clen, key);
+#else
+    (void)k;
+#endif
+    return aead_spans_tag(tag, aad, alen, ct, clen, key);
+}
+
+/* The first tag of the process: the kernel chosen, then the tag; out of
+ * line, so that the call to choose it keeps no argument live in
+ * aead_active's caller. */
+__attribute__((noinline, cold)) static int aead_first(uint8_t tag[16], const uint8_t *aad,
+                                                      size_t alen, const uint8_t *ct,
+                                                      size_t clen, const uint8_t key[32])
+{
+    const struct polymac_kernel *k = polymac_select_first();
+    return k ? aead_tag(k, tag, aad, alen, ct, clen, key) : POLYMAC_ENOKERNEL;
 }
 
 /* polymac_aead_auth's work into tag (never NULL here) with the active
@@ -230,11 +285,11 @@ aead_active(uint8_t tag[16], const uint8_t *aad, size_t alen, const uint8_t *ct,
 {
     if (!key || (!aad && alen) || (!ct && clen))
         return POLYMAC_EINVAL;
-    const struct polymac_kernel *k = polymac_active();
+    const struct polymac_kernel *k =
+        atomic_load_explicit(&polymac_active_kernel, memory_order_acquire);
     if (!k)
-        return POLYMAC_ENOKERNEL;
-    aead_one(k, tag, aad, alen, ct, clen, key);
-    return POLYMAC_OK;
+        return aead_first(tag, aad, alen, ct, clen, key);
+    return aead_tag(k, tag, aad, alen, ct, clen, key);
 }
 
 int polymac_aead_auth(uint8_t tag[POLYMAC_TAGBYTES], const void *aad, size_t aadlen,
@@ -425,7 +480,7 @@ static int bad_entries(const void *const tags[], const void *const aads[],
     return bad;
 }
 
-/* aead_one out of line, for the batch: its radix-2^64 code keeps h and
+/* aead_tag out of line, for the batch: its radix-2^64 code keeps h and
  * r in registers in a frame of its own (inlined into the batch loops,
  * GCC spilled 5 r1 / 4 there: test_stack). */
 __attribute__((noinline)) static void aead_one_call(const struct polymac_kernel *k,
@@ -433,7 +488,7 @@ __attribute__((noinline)) static void aead_one_call(const struct polymac_kernel 
                                                     size_t alen, const uint8_t *ct,
                                                     size_t clen, const uint8_t key[32])
 {
-    aead_one(k, tag, aad, alen, ct, clen, key);
+    (void)aead_tag(k, tag, aad, alen, ct, clen, key);
 }
 
 #ifdef POLYMAC_HAVE_R64

@@ -27,12 +27,17 @@ struct polymac_span {
     size_t nblocks;
 };
 
+/* The most spans a message of auth_spans has; loops over them stop there
+ * too, so that compilers unroll them instead of vectorizing a loop of any
+ * length. */
+#define POLYMAC_SPANS_MAX 4
+
 /* The most blocks one of n spans holds: what an auth_spans compares
  * with its break-even. */
 static inline size_t polymac_spans_longest(const struct polymac_span sp[], size_t n)
 {
     size_t longest = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && i < POLYMAC_SPANS_MAX; i++)
         longest = sp[i].nblocks > longest ? sp[i].nblocks : longest;
     return longest;
 }
@@ -73,7 +78,8 @@ struct polymac_kernel {
      * the front end runs init, blocks and emit.  Messages shorter than
      * POLYMAC_AUTH_MIN run the front end's radix-2^64 one-shot instead. */
     int (*auth)(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
-    /* Optional one-shot of a message made of n >= 1 spans (at most four,
+    /* Optional one-shot of a message made of n >= 1 spans (at most
+     * POLYMAC_SPANS_MAX,
      * any nblocks, 0 allowed): writes its tag under key and returns 0, or
      * returns 1 having written nothing, and the front end runs the
      * radix-2^64 one-shot over the spans (the kernel's threshold, as in

@@ -870,7 +870,7 @@ static int polymac_auth_spans_x86_avx512ifma(uint8_t tag[16], const struct polym
 {
     const size_t cold = POLYMAC_IFMA_COLD;
     size_t longs = 0, L = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && i < POLYMAC_SPANS_MAX; i++)
         if (sp[i].nblocks >= cold) {
             longs++;
             L = i;
