@@ -15,6 +15,7 @@
 #endif
 
 #include "polymac.h"
+#include "../test/aead_layout.h"
 #include "cpu.h"
 #include "peers.h"
 
@@ -637,15 +638,7 @@ static int cmd_bench_aead(int rounds, double target_ns)
            "aead/auth");
     for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
         struct aead_one_work w = {aad, ct, padded, key, sz[i][0], sz[i][1], 0, tag};
-        size_t pa = (w.alen + 15) / 16 * 16, pc = (w.clen + 15) / 16 * 16;
-        memset(padded, 0, sizeof padded);
-        memcpy(padded, aad, w.alen);
-        memcpy(padded + pa, ct, w.clen);
-        for (int b = 0; b < 8; b++) {
-            padded[pa + pc + b] = (uint8_t)((uint64_t)w.alen >> (8 * b));
-            padded[pa + pc + 8 + b] = (uint8_t)((uint64_t)w.clen >> (8 * b));
-        }
-        w.plen = pa + pc + 16;
+        w.plen = aead_layout(padded, aad, w.alen, ct, w.clen);
         uint8_t t1[16], t2[16];
         polymac_aead_auth(t1, aad, w.alen, ct, w.clen, key);
         polymac_auth(t2, padded, w.plen, key);

@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include "polymac.h"
+#include "../test/aead_layout.h"
 #include "../test/ticks.h"
 
 enum { KEYS = 64, ROUNDS = 801, MAXLEN = 1 << 20 };
@@ -329,17 +330,8 @@ int main(int argc, char **argv)
         else if (verify)                /* the right tags, to be verified */
             for (size_t i = 0; i < nbatch; i++)
                 lib[0].auth(bt[i], bm[i], bl[i], bk[i]);
-        if (aead >= 0) {                /* the padded layout, for --aead-vs-auth */
-            const size_t a16 = ((size_t)aead + 15) / 16 * 16, c16 = (len + 15) / 16 * 16;
-            memset(padded, 0, a16 + c16 + 16);
-            memcpy(padded, aad, (size_t)aead);
-            memcpy(padded + a16, msg, len);
-            for (int b = 0; b < 8; b++) {
-                padded[a16 + c16 + b] = (uint8_t)((uint64_t)aead >> (8 * b));
-                padded[a16 + c16 + 8 + b] = (uint8_t)((uint64_t)len >> (8 * b));
-            }
-            padlen = a16 + c16 + 16;
-        }
+        if (aead >= 0)                  /* the padded layout, for --aead-vs-auth */
+            padlen = aead_layout(padded, aad, (size_t)aead, msg, len);
         run(&lib[0], 0, len);
         run(&lib[1], 1, len);
         for (int r = 0; r < ROUNDS; r++) {

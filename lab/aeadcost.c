@@ -29,6 +29,7 @@
 #include "dispatch.h"
 #include "kernel.h"
 #include "util.h"
+#include "../test/aead_layout.h"
 #include "../test/ticks.h"
 
 enum { ROUNDS = 2001, REP = 16, WAYS = 4, MAXLEN = 65536 };
@@ -113,13 +114,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "polymac-aead-cost: lengths up to %d\n", MAXLEN);
             return 2;
         }
-        const size_t pa = (w.alen + 15) / 16 * 16, pc = (w.clen + 15) / 16 * 16;
+        const size_t pa = (w.alen + 15) / 16 * 16;
         memset(padded, 0, sizeof padded);
-        memcpy(padded, aad, w.alen);
-        memcpy(padded + pa, ct, w.clen);
-        polymac_store64le(padded + pa + pc, w.alen);
-        polymac_store64le(padded + pa + pc + 8, w.clen);
-        w.plen = pa + pc + 16;
+        w.plen = aead_layout(padded, aad, w.alen, ct, w.clen);
         if (w.alen >= 16)
             w.sp[w.nsp++] = (struct polymac_span){padded, w.alen / 16};
         if (w.alen % 16)

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "polymac.h"
+#include "../test/aead_layout.h"
+#include "../test/rand.h"
 
 enum { MAXLEN = 65536 };
 static uint8_t aad[MAXLEN], ct[MAXLEN], padded[2 * MAXLEN + 32], key[32], tag[16];
@@ -33,22 +35,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "polymac-insn: lengths up to %d\n", MAXLEN);
         return 2;
     }
-    for (size_t i = 0; i < MAXLEN; i++) {
-        aad[i] = (uint8_t)(i * 5 + 3);
-        ct[i] = (uint8_t)(i * 7 + 1);
-    }
-    for (unsigned i = 0; i < 32; i++)
-        key[i] = (uint8_t)(i * 3 + 5);
-    const size_t pa = (alen + 15) / 16 * 16, pc = (clen + 15) / 16 * 16;
-    memcpy(padded, aad, alen);
-    memcpy(padded + pa, ct, clen);
-    for (unsigned b = 0; b < 8; b++) {
-        padded[pa + pc + b] = (uint8_t)((uint64_t)alen >> (8 * b));
-        padded[pa + pc + 8 + b] = (uint8_t)((uint64_t)clen >> (8 * b));
-    }
+    uint64_t seed = 0x1a5e7ULL;
+    test_fill(aad, alen, &seed);
+    test_fill(ct, clen, &seed);
+    test_fill(key, sizeof key, &seed);
+    const size_t plen = aead_layout(padded, aad, alen, ct, clen);
     /* the dispatcher's choice made, before either is counted */
     polymac_auth(tag, padded, 16, key);
-    insn_auth(pa + pc + 16);
+    insn_auth(plen);
     uint8_t want[16];
     memcpy(want, tag, 16);
     insn_aead(alen, clen);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "polymac.h"
+#include "../aead_layout.h"
 
 #define HEADER 48
 
@@ -56,19 +57,10 @@ static void setup(void)
 static void aead_ref(uint8_t ref[16], const uint8_t *aad, size_t alen, const uint8_t *ct,
                      size_t clen, const uint8_t *key)
 {
-    const size_t pa = (alen + 15) / 16 * 16, pc = (clen + 15) / 16 * 16;
-    uint8_t *padded = calloc(1, pa + pc + 16);
+    uint8_t *padded = malloc(aead_layout_len(alen, clen));
     if (!padded)
         abort();
-    if (alen)
-        memcpy(padded, aad, alen);
-    if (clen)
-        memcpy(padded + pa, ct, clen);
-    for (int b = 0; b < 8; b++) {
-        padded[pa + pc + b] = (uint8_t)((uint64_t)alen >> (8 * b));
-        padded[pa + pc + 8 + b] = (uint8_t)((uint64_t)clen >> (8 * b));
-    }
-    crypto_onetimeauth_poly1305(ref, padded, pa + pc + 16, key);
+    crypto_onetimeauth_poly1305(ref, padded, aead_layout(padded, aad, alen, ct, clen), key);
     free(padded);
 }
 
