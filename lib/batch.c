@@ -230,14 +230,20 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
     }
 }
 
-/* The whole batch into rows[i] (pointers to 16-byte tags): in one call of
- * the lanes when every message fits them and there are enough, else run
- * by run. */
+/* The whole batch into rows[i] (pointers to 16-byte tags): one by one
+ * when it is short and every message is below the lanes' min_len, in one
+ * call of the lanes when every message fits them and there are enough,
+ * else run by run. */
 static void runs(const struct polymac_kernel *k, uint8_t *const rows[],
                  const void *const msgs[], const size_t lens[],
                  const uint8_t *const keys[], size_t n, const struct scan *sc)
 {
     const struct polymac_lanes *l = k->lanes;
+    if (l && n <= POLYMAC_LANES_SHORT_RUN && sc->max < l->min_len) {
+        for (size_t i = 0; i < n; i++)
+            polymac_auth_nocheck(k, rows[i], msgs[i], lens[i], keys[i]);
+        return;
+    }
     if (l && sc->max <= l->max_len && n >= (sc->diff ? l->min_mixed : l->min_same)) {
         l->run(rows, (const uint8_t *const *)msgs, lens, keys, n);
         polymac_wipe_dead_stack(k);

@@ -100,6 +100,8 @@ struct polymac_kernel {
  * and decides which messages go here: runs of at least min_same messages
  * of one length, or min_mixed of mixed lengths.
  */
+#define POLYMAC_LANES_SHORT_RUN 12
+
 struct polymac_lanes {
     void (*run)(uint8_t *const out[], const uint8_t *const msgs[], const size_t lens[],
                 const uint8_t *const keys[], size_t n);
@@ -111,6 +113,11 @@ struct polymac_lanes {
      * lanes costs more than the one-shots */
     size_t max_len_full, full, full_min;
     size_t min_same, min_mixed;
+    /* Optional (0: none): a batch of at most POLYMAC_LANES_SHORT_RUN
+     * messages, every one shorter than min_len bytes, goes one by one
+     * through the one-shot path (a loop of one-shots overlaps such
+     * messages by itself, and the lanes' fixed cost is not paid back) */
+    size_t min_len;
     size_t reads_first;
     /* Optional, the AEAD batch's: as run, but message i starts from the
      * h of recs[i] (the AAD's, which the front end runs in radix 2^64),

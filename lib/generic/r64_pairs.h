@@ -338,6 +338,18 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
 #define POLYMAC_PAIRS_STACK 512
 #endif
 
+/* The lanes' min_len (kernel.h): a short batch of messages of at most
+ * four blocks runs faster one by one than in pairs on x86-64 (measured:
+ * docs/log.md, 2026-12-04); elsewhere, not measured, the pairs take them
+ * as before. */
+#ifndef POLYMAC_PAIRS_MIN_LEN
+#if defined(__x86_64__)
+#define POLYMAC_PAIRS_MIN_LEN 80
+#else
+#define POLYMAC_PAIRS_MIN_LEN 0
+#endif
+#endif
+
 static void polymac_pairs_batch(uint8_t *const out[], const uint8_t *const msgs[],
                                 const size_t lens[], const uint8_t *const keys[], size_t n)
 {
@@ -384,6 +396,7 @@ static void polymac_pairs_batch(uint8_t *const out[], const uint8_t *const msgs[
 static const struct polymac_lanes polymac_pairs_lanes = {
     .run = polymac_pairs_batch,
     .max_len = POLYMAC_PAIRS_MAX,
+    .min_len = POLYMAC_PAIRS_MIN_LEN,
     .min_same = 2,
     .min_mixed = 2,
 };

@@ -521,6 +521,7 @@ static void polymac_quads_batch_h(uint8_t *const out[],
 static const struct polymac_lanes polymac_quads_lanes = {
     .run = polymac_quads_batch,
     .max_len = POLYMAC_AVX2_QUAD_MAX,
+    .min_len = POLYMAC_PAIRS_MIN_LEN,
     .min_same = 2,
     .min_mixed = 2,
     .run_h = polymac_quads_batch_h,
