@@ -63,21 +63,26 @@ __attribute__((noinline, cold)) static void realign(unsigned char *raw, unsigned
     raw[0] = (unsigned char)want;
 }
 
+/* Whether the front at raw + off (1 <= off <= 64) is a live one: its
+ * magic and its check word, against the build's fingerprint fp. */
+static inline int front_ok(const unsigned char *raw, unsigned off, uint32_t fp)
+{
+    uint64_t magic;
+    uint32_t build;
+    uint8_t kidx;
+    memcpy(&magic, raw + off, sizeof magic);
+    memcpy(&build, raw + off + offsetof(struct front, build), sizeof build);
+    memcpy(&kidx, raw + off + offsetof(struct front, kidx), sizeof kidx);
+    return magic == LIVE_MAGIC && build == polymac_bind_to(fp, kidx);
+}
+
 /* Returns the live front of st (moving a copied state into alignment) or
  * NULL when st was never initialised, is finished, or is garbage. */
 static struct front *live(polymac_state *st, const struct polymac_kernel **k)
 {
     unsigned char *raw = st->opaque;
     unsigned off = raw[0], want = want_offset(st);
-    uint64_t magic;
-    uint32_t build;
-    uint8_t kidx;
-    if (off < 1 || off > 64)
-        return NULL;
-    memcpy(&magic, raw + off, sizeof magic);
-    memcpy(&build, raw + off + offsetof(struct front, build), sizeof build);
-    memcpy(&kidx, raw + off + offsetof(struct front, kidx), sizeof kidx);
-    if (magic != LIVE_MAGIC || build != bind(kidx))
+    if (off < 1 || off > 64 || !front_ok(raw, off, polymac_registry_fingerprint()))
         return NULL;
     if (off != want)
         realign(raw, off, want);
@@ -85,6 +90,25 @@ static struct front *live(polymac_state *st, const struct polymac_kernel **k)
     *k = polymac_kernel_at(f->kidx);
     if (!*k || f->buflen > 15)
         return NULL;
+    return f;
+}
+
+/* live for the usual state: where init put it, its kernel already marked
+ * runnable (polymac_kernel_at's fast test), the fingerprint made (init
+ * made it), with no call that would need a frame; NULL for anything
+ * else, which live then settles. */
+static inline struct front *live_fast(polymac_state *st, const struct polymac_kernel **k)
+{
+    unsigned char *raw = st->opaque;
+    const unsigned off = raw[0];
+    const uint32_t fp = atomic_load_explicit(&polymac_fingerprint, memory_order_relaxed);
+    if (off != want_offset(st) || !fp || !front_ok(raw, off, fp))
+        return NULL;
+    struct front *f = (struct front *)(raw + off);
+    if (f->kidx >= 32 || f->buflen > 15
+        || !((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> f->kidx) & 1))
+        return NULL;
+    *k = polymac_registry[f->kidx];
     return f;
 }
 
@@ -168,6 +192,17 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
     after_kernel(k);
 }
 
+/* A piece that leaves the block unfilled (len < 16 - f->buflen): into
+ * the buffer, in a function of its own with no frame (update_live's would
+ * cost such a call more than the copy). */
+__attribute__((noinline)) static int update_small(struct front *f, const uint8_t *in,
+                                                  size_t len)
+{
+    polymac_copy16(f->buf + f->buflen, in, len);
+    f->buflen += (uint8_t)len;
+    return POLYMAC_OK;
+}
+
 /* polymac_update_nocheck's work on a live state f with bytes to take */
 __attribute__((noinline)) static int update_live(const struct polymac_kernel *k,
                                                  struct front *f, const uint8_t *in,
@@ -178,7 +213,7 @@ __attribute__((noinline)) static int update_live(const struct polymac_kernel *k,
         size_t take = 16 - f->buflen;
         if (take > len)
             take = len;
-        memcpy(f->buf + f->buflen, in, take);
+        polymac_copy16(f->buf + f->buflen, in, take);
         f->buflen += (uint8_t)take;
         in += take;
         len -= take;
@@ -195,12 +230,28 @@ __attribute__((noinline)) static int update_live(const struct polymac_kernel *k,
         len %= 16;
     }
     if (len) {
-        memcpy(f->buf, in, len);
+        polymac_copy16(f->buf, in, len);
         f->buflen = (uint8_t)len;
     }
     if (called)
         after_kernel(k);
     return POLYMAC_OK;
+}
+
+/* polymac_update_nocheck where its fast checks do not settle it: a state
+ * copied to another address (live moves it), or a kernel index not yet
+ * marked runnable; then the same work.  Out of line, so that the usual
+ * call sets up no frame for these calls. */
+__attribute__((noinline, cold)) static int update_slow(polymac_state *st, const uint8_t *msg,
+                                                       size_t len)
+{
+    const struct polymac_kernel *k;
+    struct front *f;
+    if (!(f = live(st, &k)))
+        return POLYMAC_ESTATE;
+    if (!len)
+        return POLYMAC_OK;
+    return update_live(k, f, msg, len);
 }
 
 int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
@@ -209,8 +260,8 @@ int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
     struct front *f;
     if (!st || (!msg && len))
         return POLYMAC_EINVAL;
-    if (!(f = live(st, &k)))
-        return POLYMAC_ESTATE;
+    if (!(f = live_fast(st, &k)))
+        return update_slow(st, msg, len);
     if (!len)
         return POLYMAC_OK;          /* msg may be NULL: nothing to copy */
     /* whole blocks and nothing buffered, for a kernel that zeroes its own
@@ -220,6 +271,8 @@ int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
         k->blocks(kstate(f), msg, len / 16, 1);
         return POLYMAC_OK;
     }
+    if (len < 16u - f->buflen)
+        return update_small(f, msg, len);
     return update_live(k, f, msg, len);
 }
 

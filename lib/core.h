@@ -18,9 +18,14 @@
  * index below 256 for polymac_state, 256 + its phase for
  * polymac_aead_state), so that a state begun by another build, or whose
  * recorded value was changed, is refused with POLYMAC_ESTATE. */
+static inline uint32_t polymac_bind_to(uint32_t fingerprint, uint32_t v)
+{
+    return fingerprint ^ (v * UINT32_C(0x9e3779b1));
+}
+
 static inline uint32_t polymac_bind(uint32_t v)
 {
-    return polymac_registry_fingerprint() ^ (v * UINT32_C(0x9e3779b1));
+    return polymac_bind_to(polymac_registry_fingerprint(), v);
 }
 
 /* r = key[0..16) with the bits RFC 8439 section 2.5 requires cleared,

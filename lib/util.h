@@ -76,6 +76,31 @@ static inline unsigned polymac_block_class(size_t len)
     return len ? 63u - (unsigned)__builtin_clzll((unsigned long long)((len + 15) / 16)) : 0;
 }
 
+/* n (0..16) bytes from s to d, in at most two loads and two stores of
+ * one width (overlapping when n is not a power of two): the stream's
+ * buffer takes a piece's bytes without a call to memcpy. */
+static inline void polymac_copy16(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n) {
+        const uint8_t a = s[0], b = s[n / 2], c = s[n - 1];
+        d[0] = a;
+        d[n / 2] = b;
+        d[n - 1] = c;
+    }
+}
+
 /* The final partial block: rest (1..15) bytes, then 0x01, then zeros. */
 static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t rest)
 {
