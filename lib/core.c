@@ -94,7 +94,7 @@ static struct front *live(polymac_state *st, const struct polymac_kernel **k)
 }
 
 /* live for the usual state: where init put it, its kernel already marked
- * runnable (polymac_kernel_at's fast test), the fingerprint made (init
+ * runnable (polymac_kernel_marked), the fingerprint made (init
  * made it), with no call that would need a frame; NULL for anything
  * else, which live then settles. */
 static inline struct front *live_fast(polymac_state *st, const struct polymac_kernel **k)
@@ -105,10 +105,8 @@ static inline struct front *live_fast(polymac_state *st, const struct polymac_ke
     if (off != want_offset(st) || !fp || !front_ok(raw, off, fp))
         return NULL;
     struct front *f = (struct front *)(raw + off);
-    if (f->kidx >= 32 || f->buflen > 15
-        || !((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> f->kidx) & 1))
+    if (f->buflen > 15 || !(*k = polymac_kernel_marked(f->kidx)))
         return NULL;
-    *k = polymac_registry[f->kidx];
     return f;
 }
 

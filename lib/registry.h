@@ -84,6 +84,17 @@ extern _Atomic uint32_t polymac_runnable;
 /* The checks behind polymac_kernel_at; sets the kernel's runnable bit. */
 const struct polymac_kernel *polymac_kernel_at_lookup(unsigned idx);
 
+/* The kernel at registry index idx when its runnable bit is set, else
+ * NULL (not checked yet, or not runnable): polymac_kernel_at's fast path,
+ * with no call. */
+static inline const struct polymac_kernel *polymac_kernel_marked(unsigned idx)
+{
+    if (idx < 32
+        && ((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> idx) & 1))
+        return polymac_registry[idx];
+    return NULL;
+}
+
 /* The kernel at registry index idx, or NULL when idx is out of range or
  * the kernel cannot run on this CPU: a state's recorded index is checked
  * here on every entry, so a forged state never becomes a wild jump.  A bit
@@ -91,10 +102,8 @@ const struct polymac_kernel *polymac_kernel_at_lookup(unsigned idx);
  * index the slow path would refuse. */
 static inline const struct polymac_kernel *polymac_kernel_at(unsigned idx)
 {
-    if (idx < 32
-        && ((atomic_load_explicit(&polymac_runnable, memory_order_relaxed) >> idx) & 1))
-        return polymac_registry[idx];
-    return polymac_kernel_at_lookup(idx);
+    const struct polymac_kernel *k = polymac_kernel_marked(idx);
+    return k ? k : polymac_kernel_at_lookup(idx);
 }
 
 #endif
