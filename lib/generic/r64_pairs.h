@@ -340,8 +340,7 @@ static __attribute__((noinline)) void polymac_pairs_same(uint8_t *const out[],
 
 /* The lanes' min_len (kernel.h): a short batch of messages of at most
  * four blocks runs faster one by one than in pairs on x86-64 (measured:
- * docs/log.md, 2026-12-04); elsewhere, not measured, the pairs take them
- * as before. */
+ * docs/log.md); elsewhere, not measured, the pairs take them as before. */
 #ifndef POLYMAC_PAIRS_MIN_LEN
 #if defined(__x86_64__)
 #define POLYMAC_PAIRS_MIN_LEN 80
