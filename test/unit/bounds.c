@@ -445,53 +445,44 @@ static struct l3 carry44_early(u128 l[3], u128 g[3])
     return o;
 }
 
-/* x p (+ y q when two: a two-product step, both products into the same
- * accumulators before one carry chain) + e, carried as ifma_carry (early
- * = 1) or ifma_shift_carry (early = 0: the sequential order of the powers
- * and the batch lanes' last steps) carry it */
-static struct l3 mulred44x(const char *what, struct l3 x, struct l3 p, struct l3 y,
-                           struct l3 q, int two, struct l3 e, int early)
+/* The sum of n products x[j] p[j] (a step of n products into the same
+ * accumulators before one carry chain: n = 2, the two-group step and the
+ * batch lanes) + e, carried
+ * as ifma_carry (early = 1) or ifma_shift_carry (early = 0: the
+ * sequential order of the powers and the batch lanes' last steps) carry
+ * it */
+static struct l3 mulred44n(const char *what, int n, const struct l3 x[], const struct l3 p[],
+                           struct l3 e, int early)
 {
     char buf[96];
-    u128 s1 = mul(p.v[1], 20), s2 = mul(p.v[2], 20);
-    for (int i = 0; i < 3; i++) {
-        snprintf(buf, sizeof buf, "%s: IFMA input x%d", what, i);
-        bound(buf, x.v[i], 52);
-        snprintf(buf, sizeof buf, "%s: IFMA input r%d", what, i);
-        bound(buf, p.v[i], 52);
-    }
-    bound("IFMA input s1 = 20 r1", s1, 52);
-    bound("IFMA input s2 = 20 r2", s2, 52);
-    u128 pr[3][3] = {                       /* column i: the three products */
-        {mul(x.v[2], s1), mul(x.v[0], p.v[0]), mul(x.v[1], s2)},
-        {mul(x.v[2], s2), mul(x.v[0], p.v[1]), mul(x.v[1], p.v[0])},
-        {mul(x.v[2], p.v[0]), mul(x.v[0], p.v[2]), mul(x.v[1], p.v[1])},
-    };
-    u128 q1 = mul(q.v[1], 20), q2 = mul(q.v[2], 20);
-    u128 pq[3][3] = {
-        {mul(y.v[2], q1), mul(y.v[0], q.v[0]), mul(y.v[1], q2)},
-        {mul(y.v[2], q2), mul(y.v[0], q.v[1]), mul(y.v[1], q.v[0])},
-        {mul(y.v[2], q.v[0]), mul(y.v[0], q.v[2]), mul(y.v[1], q.v[1])},
-    };
-    if (two)
-        for (int i = 0; i < 3; i++) {
-            snprintf(buf, sizeof buf, "%s: IFMA input y%d", what, i);
-            bound(buf, y.v[i], 52);
-            snprintf(buf, sizeof buf, "%s: IFMA input q%d", what, i);
-            bound(buf, q.v[i], 52);
-        }
     u128 l[3], g[3];
     for (int i = 0; i < 3; i++) {
         l[i] = e.v[i];
         g[i] = 0;
-        for (int j = 0; j < 3; j++) {
-            l[i] = add(l[i], lo52(pr[i][j]));
-            g[i] = add(g[i], pr[i][j] >> 52);
-            if (two) {
-                l[i] = add(l[i], lo52(pq[i][j]));
-                g[i] = add(g[i], pq[i][j] >> 52);
-            }
+    }
+    for (int j = 0; j < n; j++) {
+        const struct l3 a = x[j], q = p[j];
+        const u128 s1 = mul(q.v[1], 20), s2 = mul(q.v[2], 20);
+        for (int i = 0; i < 3; i++) {
+            snprintf(buf, sizeof buf, "%s: IFMA input %c%d", what, "xyw"[j], i);
+            bound(buf, a.v[i], 52);
+            snprintf(buf, sizeof buf, "%s: IFMA input %c%d", what, "rqt"[j], i);
+            bound(buf, q.v[i], 52);
         }
+        bound("IFMA input s1 = 20 r1", s1, 52);
+        bound("IFMA input s2 = 20 r2", s2, 52);
+        const u128 pr[3][3] = {                 /* column i: the three products */
+            {mul(a.v[2], s1), mul(a.v[0], q.v[0]), mul(a.v[1], s2)},
+            {mul(a.v[2], s2), mul(a.v[0], q.v[1]), mul(a.v[1], q.v[0])},
+            {mul(a.v[2], q.v[0]), mul(a.v[0], q.v[2]), mul(a.v[1], q.v[1])},
+        };
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                l[i] = add(l[i], lo52(pr[i][k]));
+                g[i] = add(g[i], pr[i][k] >> 52);
+            }
+    }
+    for (int i = 0; i < 3; i++) {
         snprintf(buf, sizeof buf, "%s: low sum l%d", what, i);
         bound(buf, l[i], 64);
         snprintf(buf, sizeof buf, "%s: high sum g%d (IFMA input)", what, i);
@@ -509,6 +500,14 @@ static struct l3 mulred44x(const char *what, struct l3 x, struct l3 p, struct l3
     l[2] = add(l[2], l[1] >> 44);
     bound("l2 + g1<<8 + (l1 >> 44)", l[2], 64);
     return carry_top44(o, l[2], g[2], 0, "");
+}
+
+/* x p (+ y q when two) + e */
+static struct l3 mulred44x(const char *what, struct l3 x, struct l3 p, struct l3 y,
+                           struct l3 q, int two, struct l3 e, int early)
+{
+    const struct l3 xs[2] = {x, y}, ps[2] = {p, q};
+    return mulred44n(what, two ? 2 : 1, xs, ps, e, early);
 }
 
 static struct l3 mulred44(const char *what, struct l3 x, struct l3 p, struct l3 e, int early)
