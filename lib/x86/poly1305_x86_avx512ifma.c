@@ -160,6 +160,15 @@ IFMA_INLINE struct ifma_h ifma_loadlanes(const struct ifma_state *st, unsigned s
         _mm512_loadu_si512((const void *)st->v[set][1]),
         _mm512_loadu_si512((const void *)st->v[set][2]),
     };
+#ifdef IFMA_RELOAD_DELAY
+    /* lab/reload-slack's builds only: the reloaded lanes wait on d
+     * dependent multiplications, as on a slower store forwarding */
+    long long d = _mm_cvtsi128_si64(_mm512_castsi512_si128(h.h1));
+    for (int i = 0; i < IFMA_RELOAD_DELAY; i++)
+        __asm__("imul $1, %0, %0" : "+r"(d));
+    __asm__("and $0, %0" : "+r"(d));
+    h.h1 = _mm512_add_epi64(h.h1, _mm512_set1_epi64(d));
+#endif
     return h;
 }
 
