@@ -20,13 +20,15 @@
 struct front {
     uint64_t magic;
     uint8_t kidx;        /* registry index of the kernel that began it */
-    uint8_t buflen;      /* bytes in buf, 0..15 */
+    uint8_t buflen;      /* bytes in buf, 0..31: from 16 on, a whole
+                            block not yet given to the kernel and the
+                            next block's first bytes */
     uint8_t pad[2];
     uint32_t build;      /* bind(kidx): the fingerprint of the build that
                             began it (an index means nothing in a build
                             whose registry differs), bound to kidx */
     uint8_t s[16];
-    uint8_t buf[16];
+    uint8_t buf[32];
 };
 #define FRONT_BYTES 64
 _Static_assert(sizeof(struct front) <= FRONT_BYTES, "front fits");
@@ -88,16 +90,17 @@ static struct front *live(polymac_state *st, const struct polymac_kernel **k)
         realign(raw, off, want);
     struct front *f = (struct front *)(raw + want);
     *k = polymac_kernel_at(f->kidx);
-    if (!*k || f->buflen > 15)
+    if (!*k || f->buflen > 31)
         return NULL;
     return f;
 }
 
-/* live for the usual state: where init put it, its kernel already marked
- * runnable (polymac_kernel_marked), the fingerprint made (init
- * made it), with no call that would need a frame; NULL for anything
- * else, which live then settles. */
-static inline struct front *live_fast(polymac_state *st, const struct polymac_kernel **k)
+/* live for the usual state, up to its kernel: where init put it, the
+ * fingerprint made (init made it), with no call that would need a frame;
+ * NULL for anything else, which live then settles.  The kernel is
+ * looked up apart (polymac_kernel_marked): a piece that only goes into
+ * the buffer needs none. */
+static inline struct front *front_fast(polymac_state *st)
 {
     unsigned char *raw = st->opaque;
     const unsigned off = raw[0];
@@ -105,9 +108,7 @@ static inline struct front *live_fast(polymac_state *st, const struct polymac_ke
     if (off != want_offset(st) || !fp || !front_ok(raw, off, fp))
         return NULL;
     struct front *f = (struct front *)(raw + off);
-    if (f->buflen > 15 || !(*k = polymac_kernel_marked(f->kidx)))
-        return NULL;
-    return f;
+    return f->buflen > 31 ? NULL : f;
 }
 
 static void *kstate(struct front *f)
@@ -190,13 +191,15 @@ void polymac_init_nocheck(const struct polymac_kernel *k, polymac_state *st,
     after_kernel(k);
 }
 
-/* A piece that leaves the block unfilled (len < 16 - f->buflen): into
- * the buffer, in a function of its own with no frame (update_live's would
- * cost such a call more than the copy). */
+/* A piece that leaves fewer than two blocks buffered (len < 32 -
+ * f->buflen): into the buffer, in a function of its own with no frame
+ * (update_live's would cost such a call more than the copy).  A block
+ * the piece completes waits there for the next: a stream of short pieces
+ * calls the kernel once every two blocks. */
 __attribute__((noinline)) static int update_small(struct front *f, const uint8_t *in,
                                                   size_t len)
 {
-    polymac_copy16(f->buf + f->buflen, in, len);
+    polymac_copy32(f->buf + f->buflen, in, len);
     f->buflen += (uint8_t)len;
     return POLYMAC_OK;
 }
@@ -206,24 +209,21 @@ __attribute__((noinline)) static int update_live(const struct polymac_kernel *k,
                                                  struct front *f, const uint8_t *in,
                                                  size_t len)
 {
-    int called = 0;
+    if (len < 32u - f->buflen)
+        return update_small(f, in, len);
     if (f->buflen) {
-        size_t take = 16 - f->buflen;
-        if (take > len)
-            take = len;
+        /* the buffer's blocks, completed: one, or with a block waiting
+         * there, two */
+        const unsigned full = f->buflen < 16 ? 16 : 32;
+        const size_t take = full - f->buflen;
         polymac_copy16(f->buf + f->buflen, in, take);
-        f->buflen += (uint8_t)take;
         in += take;
         len -= take;
-        if (f->buflen < 16)
-            return POLYMAC_OK;
-        k->blocks(kstate(f), f->buf, 1, 1);
+        k->blocks(kstate(f), f->buf, full / 16, 1);
         f->buflen = 0;
-        called = 1;
     }
     if (len >= 16) {
         k->blocks(kstate(f), in, len / 16, 1);
-        called = 1;
         in += len - len % 16;
         len %= 16;
     }
@@ -231,8 +231,7 @@ __attribute__((noinline)) static int update_live(const struct polymac_kernel *k,
         polymac_copy16(f->buf, in, len);
         f->buflen = (uint8_t)len;
     }
-    if (called)
-        after_kernel(k);
+    after_kernel(k);
     return POLYMAC_OK;
 }
 
@@ -258,19 +257,26 @@ int polymac_update_nocheck(polymac_state *st, const void *msg, size_t len)
     struct front *f;
     if (!st || (!msg && len))
         return POLYMAC_EINVAL;
-    if (!(f = live_fast(st, &k)))
+    if (!(f = front_fast(st)))
         return update_slow(st, msg, len);
-    if (!len)
-        return POLYMAC_OK;          /* msg may be NULL: nothing to copy */
-    /* whole blocks and nothing buffered, for a kernel that zeroes its own
-     * stack: the kernel call alone, without the frame of the buffer's
-     * code (a stream of large pieces, one such call each) */
-    if (!f->buflen && !(len & 15) && !k->stack_bytes) {
-        k->blocks(kstate(f), msg, len / 16, 1);
-        return POLYMAC_OK;
+    /* whole blocks, two or more, and nothing buffered, for a kernel that
+     * zeroes its own stack: the kernel call alone, without the frame of
+     * the buffer's code (a stream of large pieces, one such call each);
+     * a kernel index not yet marked runnable goes to live */
+    if (!f->buflen && !(len & 15) && len >= 32) {
+        if (!(k = polymac_kernel_marked(f->kidx)))
+            return update_slow(st, msg, len);
+        if (!k->stack_bytes) {
+            k->blocks(kstate(f), msg, len / 16, 1);
+            return POLYMAC_OK;
+        }
+        return update_live(k, f, msg, len);
     }
-    if (len < 16u - f->buflen)
+    /* into the buffer (an empty piece copies nothing: msg may be NULL) */
+    if (len < 32u - f->buflen)
         return update_small(f, msg, len);
+    if (!(k = polymac_kernel_marked(f->kidx)))
+        return update_slow(st, msg, len);
     return update_live(k, f, msg, len);
 }
 
@@ -281,10 +287,18 @@ int polymac_final_nocheck(polymac_state *st, uint8_t tag[16])
     struct front *f;
     if (!(f = live(st, &k)))
         return POLYMAC_ESTATE;
-    if (f->buflen) {
-        f->buf[f->buflen] = 1;
-        memset(f->buf + f->buflen + 1, 0, 15 - f->buflen);
-        k->blocks(kstate(f), f->buf, 1, 0);
+    uint8_t *last = f->buf;
+    unsigned n = f->buflen;
+    if (n >= 16) {
+        /* the block waiting in the buffer */
+        k->blocks(kstate(f), f->buf, 1, 1);
+        last += 16;
+        n -= 16;
+    }
+    if (n) {
+        last[n] = 1;
+        memset(last + n + 1, 0, 15 - n);
+        k->blocks(kstate(f), last, 1, 0);
     }
     k->emit(kstate(f), tag, f->s);
     polymac_wipe(f, FRONT_BYTES);

@@ -18,8 +18,9 @@
  *     four-lane (37) and eight-lane (141) AVX-512 loops, AVX2's r^8 loop
  *     and IFMA's leading partial group below and above eight blocks.
  *   - streamed through polymac_init/update/final (the front end's buffer
- *     splits each piece into a block completing the buffer, then whole
- *     blocks), key and message from polymac_kat_fill: stream 0 gives the
+ *     keeps a piece that leaves fewer than 32 bytes there, and splits
+ *     others into the buffer's blocks, then whole blocks), key and
+ *     message from polymac_kat_fill: stream 0 gives the
  *     calls 1 2 10 11 1 7 1 1 7 16 8 1 4 9 2 15 2 32 2 x 8 and a
  *     padded final block: scalar calls counted towards a cold break-even,
  *     a cold vector call of fewer than 16 blocks, IFMA's live lanes
@@ -27,7 +28,9 @@
  *     leading partial groups (t + k above and below 16) and by whole
  *     groups, AVX2's lanes kept across calls and merged by a short call,
  *     AVX-512's four lanes upgraded to eight.  Stream 1 gives the calls
- *     20 5 16 11 8 and ends with the lanes live (merged by emit).
+ *     20 5 16 11 8, then, from pieces of 13 bytes, the buffer's two blocks
+ *     and at the end a block that waited there and the padded final
+ *     block, with the lanes live (merged by emit).
  */
 #ifndef POLYMAC_SELFTEST_KAT_H
 #define POLYMAC_SELFTEST_KAT_H
@@ -61,15 +64,15 @@ struct polymac_kat_stream {
 };
 static const struct polymac_kat_stream polymac_kat_stream[POLYMAC_KAT_STREAMS] = {
     {0x0b5e55edu, 0x5eed1e55u,
-     {13, 35, 160, 181, 11, 121, 23, 112, 256, 128, 5, 11, 64, 144,
+     {13, 35, 160, 181, 132, 23, 112, 256, 128, 5, 75, 144,
       32, 240, 32, 512, 32, 32, 32, 32, 32, 32, 32, 32, 7}},
-    {0x600dcafeu, 0x00c0ffeeu, {320, 80, 256, 176, 128}},
+    {0x600dcafeu, 0x00c0ffeeu, {320, 80, 256, 176, 128, 13, 13, 13, 13}},
 };
 static const uint8_t polymac_kat_stream_tag[POLYMAC_KAT_STREAMS][16] = {
     /* stream 0, 2343 bytes */
     {0x30, 0x66, 0x72, 0xab, 0xa2, 0x44, 0xd7, 0x9d, 0xaa, 0xe7, 0x89, 0xe4, 0x5b, 0x84, 0x97, 0x8a},
-    /* stream 1, 960 bytes */
-    {0x5e, 0x34, 0x6e, 0x9b, 0x25, 0x4d, 0xdf, 0x84, 0x61, 0xaa, 0x72, 0xd3, 0x82, 0x32, 0xd4, 0x10},
+    /* stream 1, 1012 bytes */
+    {0x14, 0x09, 0x90, 0x69, 0x27, 0x10, 0xa0, 0x0b, 0x63, 0x36, 0x75, 0x96, 0x42, 0xd4, 0x64, 0xf1},
 };
 
 /* Key and message bytes of the streamed answers: word w (bytes 4w..4w+3,

@@ -101,6 +101,21 @@ static inline void polymac_copy16(uint8_t *d, const uint8_t *s, size_t n)
     }
 }
 
+/* n (0..32) bytes from s to d: polymac_copy16, or from 16 bytes on two
+ * overlapping 16-byte copies. */
+static inline void polymac_copy32(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n > 16) {
+        uint64_t a[2], b[2];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        memcpy(d, a, 16);
+        memcpy(d + n - 16, b, 16);
+    } else {
+        polymac_copy16(d, s, n);
+    }
+}
+
 /* The final partial block: rest (1..15) bytes, then 0x01, then zeros. */
 static inline void polymac_pad_last(uint8_t last[16], const uint8_t *p, size_t rest)
 {
