@@ -48,6 +48,18 @@ static int wolfssl_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const u
     return wf.final(&st, tag) ? -1 : 0;
 }
 
+static int wolfssl_stream(uint8_t tag[16], const uint8_t *msg, size_t len, size_t piece,
+                          const uint8_t key[32])
+{
+    Poly1305 st;
+    if (piece > 0x40000000u || wf.setkey(&st, key, 32))
+        return -1;
+    for (size_t off = 0; off < len; off += piece)
+        if (wf.update(&st, msg + off, (word32)(len - off < piece ? len - off : piece)))
+            return -1;
+    return wf.final(&st, tag) ? -1 : 0;
+}
+
 void peer_load_wolfssl(struct peer *p)
 {
     const char *(*version)(void);
@@ -60,6 +72,7 @@ void peer_load_wolfssl(struct peer *p)
     snprintf(p->note, sizeof p->note, "%s (header %s); %s, as its options.h says",
              version(), LIBWOLFSSL_VERSION_STRING, WOLF_PATH);
     p->auth = wolfssl_auth;
+    p->stream = wolfssl_stream;
 }
 
 #else

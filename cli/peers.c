@@ -1,6 +1,6 @@
 /* peers.c -- libsodium, OpenSSL 3 (its default provider and libpolymac's),
- *            libgcrypt and Nettle one-shot Poly1305
- *            for polymac bench, loaded at run time by soname */
+ *            libgcrypt and Nettle Poly1305, one-shot and (but Nettle)
+ *            streamed, for polymac bench, loaded at run time by soname */
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 the libpolymac authors */
 #include <dlfcn.h>
@@ -46,6 +46,26 @@ static int sodium_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const ui
     return na_auth(tag, msg, len, key);
 }
 
+/* crypto_onetimeauth_poly1305_init/update/final on a state of
+ * crypto_onetimeauth_poly1305_statebytes() (256 in 1.0.18), checked to fit */
+static struct {
+    int (*init)(void *st, const unsigned char *key);
+    int (*update)(void *st, const unsigned char *in, unsigned long long len);
+    int (*final)(void *st, unsigned char *out);
+} na;
+static _Alignas(64) unsigned char na_state[512];
+
+static int sodium_stream(uint8_t tag[16], const uint8_t *msg, size_t len, size_t piece,
+                         const uint8_t key[32])
+{
+    if (na.init(na_state, key))
+        return -1;
+    for (size_t off = 0; off < len; off += piece)
+        if (na.update(na_state, msg + off, len - off < piece ? len - off : piece))
+            return -1;
+    return na.final(na_state, tag) ? -1 : 0;
+}
+
 static void load_sodium(struct peer *p)
 {
     int (*init)(void), (*has_sse2)(void);
@@ -72,6 +92,13 @@ static void load_sodium(struct peer *p)
     snprintf(p->note, sizeof p->note, "%s; portable C (donna)", version());
 #endif
     p->auth = sodium_auth;
+    size_t (*statebytes)(void);
+    if (PEER_SYM(p, lib, statebytes, "crypto_onetimeauth_poly1305_statebytes") == 0
+        && statebytes() <= sizeof na_state
+        && PEER_SYM(p, lib, na.init, "crypto_onetimeauth_poly1305_init") == 0
+        && PEER_SYM(p, lib, na.update, "crypto_onetimeauth_poly1305_update") == 0
+        && PEER_SYM(p, lib, na.final, "crypto_onetimeauth_poly1305_final") == 0)
+        p->stream = sodium_stream;
 }
 
 /* ---- OpenSSL 3: EVP_MAC fetched once, one reused context; per message
@@ -100,6 +127,18 @@ static int evp_auth(const struct evp *e, uint8_t tag[16], const uint8_t *msg, si
 static int openssl_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
 {
     return evp_auth(&ossl, tag, msg, len, key);
+}
+
+static int openssl_stream(uint8_t tag[16], const uint8_t *msg, size_t len, size_t piece,
+                          const uint8_t key[32])
+{
+    size_t out = 0;
+    if (!ossl.init(ossl.ctx, key, 32, NULL))
+        return -1;
+    for (size_t off = 0; off < len; off += piece)
+        if (!ossl.update(ossl.ctx, msg + off, len - off < piece ? len - off : piece))
+            return -1;
+    return ossl.final(ossl.ctx, tag, &out, 16) && out == 16 ? 0 : -1;
 }
 
 static int openssl_polymac_auth(uint8_t tag[16], const uint8_t *msg, size_t len,
@@ -177,6 +216,7 @@ static void load_openssl(struct peer *p)
     snprintf(p->note, sizeof p->note, "%s; %s%s", version(0), cpu ? cpu : "no CPUINFO",
              openssl_x86_path(cpu));
     p->auth = openssl_auth;
+    p->stream = openssl_stream;
 }
 
 /* The provider module polymac.so, from libcrypto's module directory or
@@ -223,14 +263,22 @@ static struct {
     int used;   /* gcry_mac_reset refuses a handle that never had a key */
 } gc;
 
-static int gcrypt_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
+static int gcrypt_stream(uint8_t tag[16], const uint8_t *msg, size_t len, size_t piece,
+                         const uint8_t key[32])
 {
     size_t out = 16;
-    if ((gc.used && gc.ctl(gc.hd, GCRY_RESET, NULL, 0)) || gc.setkey(gc.hd, key, 32)
-        || gc.write(gc.hd, msg, len) || gc.read(gc.hd, tag, &out))
+    if ((gc.used && gc.ctl(gc.hd, GCRY_RESET, NULL, 0)) || gc.setkey(gc.hd, key, 32))
         return -1;
     gc.used = 1;
-    return 0;
+    for (size_t off = 0; off < len; off += piece)
+        if (gc.write(gc.hd, msg + off, len - off < piece ? len - off : piece))
+            return -1;
+    return gc.read(gc.hd, tag, &out) ? -1 : 0;
+}
+
+static int gcrypt_auth(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
+{
+    return gcrypt_stream(tag, msg, len, len ? len : 1, key);
 }
 
 /* The "hwflist:" line of libgcrypt's configuration report: the CPU
@@ -285,6 +333,7 @@ static void load_gcrypt(struct peer *p)
     gcrypt_hwflags(control, hw, sizeof hw);
     snprintf(p->note, sizeof p->note, "%s; hwflist %s", v, hw[0] ? hw : "(none reported)");
     p->auth = gcrypt_auth;
+    p->stream = gcrypt_stream;
 }
 
 /* ---- Nettle: its public API offers Poly1305-AES only; its plain
@@ -368,7 +417,7 @@ size_t peers_load(struct peer *out, size_t cap)
     };
     size_t n = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0] && n < cap; i++, n++) {
-        out[n] = (struct peer){known[i].name, known[i].soname, NULL, NULL, ""};
+        out[n] = (struct peer){known[i].name, known[i].soname, NULL, NULL, NULL, ""};
         known[i].load(&out[n]);
         if (!out[n].auth && !out[n].note[0])
             snprintf(out[n].note, sizeof out[n].note, "not loaded");

@@ -13,10 +13,16 @@
 typedef int (*peer_auth_fn)(uint8_t tag[16], const uint8_t *msg, size_t len,
                             const uint8_t key[32]);
 
+/* The same MAC through the peer's streaming calls, the message given in
+ * pieces of piece bytes (the last one shorter); returns 0 on success. */
+typedef int (*peer_stream_fn)(uint8_t tag[16], const uint8_t *msg, size_t len, size_t piece,
+                              const uint8_t key[32]);
+
 struct peer {
     const char *name;      /* "libsodium", "openssl", ... */
     const char *soname;    /* what dlopen asks for */
     peer_auth_fn auth;     /* NULL: not loaded, see note */
+    peer_stream_fn stream; /* NULL: no streaming calls (or not loaded) */
     /* the libpolymac kernel to select before timing it: "auto" for a peer
      * that computes through libpolymac (openssl+polymac), else NULL */
     const char *kernel;
