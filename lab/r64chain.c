@@ -22,8 +22,10 @@
  * chained / unchained near 1 says the step is bound by its instructions
  * (a two-block step with r^2, which adds instructions, cannot win there);
  * above 1, 1 - unchained / chained is the share of the time the chain
- * holds up, the most such a step could save before its own cost.  Also TSC ticks per core cycle, from a chain
- * of dependent adds, to turn ticks into core cycles.  x86-64 native
+ * holds up, the most such a step could save before its own cost.  Also
+ * TSC ticks per core cycle, from a chain of dependent adds, to turn ticks
+ * into core cycles, and the throughput of the 128-bit multiply both
+ * steps are made of.  x86-64 native
  * builds only.
  */
 #include <stdio.h>
@@ -98,6 +100,34 @@ static double least(run_fn f)
     return (double)best / BLOCKS;
 }
 
+/* 128-bit products (mul r64) a TSC tick: 16 x 2^20 of them, none
+ * waiting on another, so that only the multipliers' throughput bounds
+ * them.  The step has six such products and one 64-bit one a block; a
+ * two-block step with r^2 has about nine on its chain (r^2 is not
+ * clamped: docs/log.md, 2026-12-05). */
+#define MUL2(x, y) "mov %[" x "], %%rax\n\t" "mulq %[" y "]\n\t"
+#define MUL8 MUL2("a", "b") MUL2("c", "d") MUL2("a", "c") MUL2("b", "d") \
+             MUL2("a", "d") MUL2("b", "c") MUL2("c", "b") MUL2("d", "a")
+static double mul_ticks(void)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 11; i++) {
+        uint64_t n = 1u << 20;
+        const uint64_t a = r0 | 1, b = r1 | 1, c = s1 | 1, d = r0 ^ r1;
+        const uint64_t t0 = test_ticks();
+        __asm__ volatile("1:\n\t"
+                         MUL8 MUL8
+                         "sub $1, %[n]\n\t"
+                         "jnz 1b"
+                         : [n] "+r"(n)
+                         : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d)
+                         : "rax", "rdx", "cc");
+        const uint64_t t = test_ticks() - t0;
+        best = t < best ? t : best;
+    }
+    return (double)best / (16.0 * (1u << 20));
+}
+
 /* TSC ticks per core cycle: 4 x 2^22 dependent adds, one cycle each */
 static double ticks_per_cycle(void)
 {
@@ -151,6 +181,10 @@ int main(void)
     printf("chained / unchained %.2f: the chain holds up %.0f%% of the chained time, the most\n"
            "a two-block step with r^2 could save before its own extra instructions\n",
            c / u, 100.0 * (1.0 - u / c));
+    const double m = mul_ticks();
+    printf("128-bit products (mul r64): %.2f a core cycle, none waiting on another; the\n"
+           "step's six take %.2f core cycles a block, a two-block step's nine %.2f\n",
+           tpc / m, 6.0 * m / tpc, 9.0 * m / tpc);
     return 0;
 }
 #endif
