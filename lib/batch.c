@@ -11,136 +11,28 @@
 #include "core.h"
 #include "util.h"
 #include "cpu.h"
-#if defined(__x86_64__) && defined(__GNUC__)
-#define BATCH_AVX512 1
-#include <immintrin.h>
-#endif
+#include "batch_scan.h"
 
 /* Entries per run: the most the lanes are handed at once. */
 #define RUN 64
 
-/*
- * The one validation pass over a batch: whether an entry is invalid (a
- * NULL tag or key, a NULL message with bytes), the longest message, 0 in
- * diff when every length is the first's, and whether the tags' span lies
- * apart from the inputs' (the messages with bytes, and the keys).  Spans,
- * not entries: apart spans (tags in an array of their own) prove that
- * writing a tag cannot change an input read later; meeting spans send the
- * batch through a buffer, correct whatever the layout.  The NULL tests
- * come from the same minima: a NULL pointer makes its minimum 0.  An empty
- * message stands for its key.  For verify, tags are the expected tags,
- * inputs too, checked by the same minimum.
- */
-struct scan {
-    int bad;
-    int apart;
-    size_t max, diff;
-};
-
-static inline __attribute__((always_inline)) struct scan
-scan_body(const uint8_t *const tags[], const void *const msgs[], const size_t lens[],
-          const uint8_t *const keys[], size_t n)
-{
-    uintptr_t mlo = UINTPTR_MAX, mhi = 0, klo = UINTPTR_MAX, khi = 0;
-    uintptr_t tlo = UINTPTR_MAX, thi = 0;
-    size_t max = 0, diff = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uintptr_t t = (uintptr_t)tags[i], kp = (uintptr_t)keys[i];
-        const size_t len = lens[i];
-        const uintptr_t m = len ? (uintptr_t)msgs[i] : kp;
-        max = len > max ? len : max;
-        diff |= len ^ lens[0];
-        mlo = m < mlo ? m : mlo;
-        mhi = m + len > mhi ? m + len : mhi;
-        klo = kp < klo ? kp : klo;
-        khi = kp > khi ? kp : khi;
-        tlo = t < tlo ? t : tlo;
-        thi = t > thi ? t : thi;
-    }
-    const uintptr_t lo = mlo < klo ? mlo : klo;
-    const uintptr_t hi = mhi > khi + 32 ? mhi : khi + 32;
-    struct scan r = {lo == 0 || tlo == 0, thi + 16 <= lo || tlo >= hi, max, diff};
-    return r;
-}
-
-__attribute__((noinline)) static struct scan scan_generic(const uint8_t *const tags[],
-                                                          const void *const msgs[],
-                                                          const size_t lens[],
-                                                          const uint8_t *const keys[],
-                                                          size_t n)
-{
-    return scan_body(tags, msgs, lens, keys, n);
-}
-
-/*
- * x86-64 with AVX-512: the same pass eight entries an instruction (masked
- * loads read no entry past n), and for a batch the lanes read whole before
- * they write a tag (polymac_lanes.reads_first) the checks alone, with no
- * span to compare and the tags written in place.  Faster than the
- * scalar pass at 8 and 32 messages of 64 B (measured: docs/log.md,
- * Figures moved out of lib/ comments).
- */
-#ifdef BATCH_AVX512
-#define AVX512 __attribute__((target("avx512f,avx512vl")))
-
-AVX512 static inline __mmask8 first(size_t n)
-{
-    return (__mmask8)(n >= 8 ? 0xff : (1u << n) - 1);
-}
-
-/* the NULL entries of eight, as a mask */
-AVX512 static inline __mmask8 nulls(__mmask8 k, __m512i t, __m512i m, __m512i y, __m512i l)
-{
-    return _mm512_mask_testn_epi64_mask(k, t, t) | _mm512_mask_testn_epi64_mask(k, y, y)
-           | (_mm512_mask_testn_epi64_mask(k, m, m) & _mm512_mask_test_epi64_mask(k, l, l));
-}
-
-AVX512 __attribute__((noinline)) static struct scan
-scan_avx512(const uint8_t *const tags[], const void *const msgs[], const size_t lens[],
-            const uint8_t *const keys[], size_t n)
-{
-    const __m512i ones = _mm512_set1_epi64(-1), l0 = _mm512_set1_epi64((long long)lens[0]);
-    __m512i tlo = ones, lo = ones, thi = _mm512_setzero_si512(), hi = thi, max = thi;
-    __mmask8 bad = 0, diff = 0;
-    for (size_t i = 0; i < n; i += 8) {
-        const __mmask8 k = first(n - i);
-        const __m512i t = _mm512_maskz_loadu_epi64(k, tags + i);
-        const __m512i m = _mm512_maskz_loadu_epi64(k, msgs + i);
-        const __m512i y = _mm512_maskz_loadu_epi64(k, keys + i);
-        const __m512i l = _mm512_maskz_loadu_epi64(k, lens + i);
-        bad |= nulls(k, t, m, y, l);
-        diff |= _mm512_mask_cmpneq_epu64_mask(k, l, l0);
-        max = _mm512_mask_max_epu64(max, k, max, l);
-        tlo = _mm512_mask_min_epu64(tlo, k, tlo, t);
-        thi = _mm512_mask_max_epu64(thi, k, thi, t);
-        /* an empty message stands for its key */
-        const __m512i mm = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(l, l), y, m);
-        lo = _mm512_mask_min_epu64(lo, k, lo, _mm512_min_epu64(mm, y));
-        hi = _mm512_mask_max_epu64(hi, k, hi,
-                                   _mm512_max_epu64(_mm512_add_epi64(mm, l),
-                                                    _mm512_add_epi64(y, _mm512_set1_epi64(32))));
-    }
-    const uint64_t t0 = _mm512_reduce_min_epu64(tlo), t1 = _mm512_reduce_max_epu64(thi);
-    const uint64_t i0 = _mm512_reduce_min_epu64(lo), i1 = _mm512_reduce_max_epu64(hi);
-    struct scan r = {bad != 0, t1 + 16 <= i0 || t0 >= i1, _mm512_reduce_max_epu64(max),
-                     diff != 0};
-    return r;
-}
-
-/* A batch of n <= 8 the lanes l read whole: POLYMAC_EINVAL for an
- * invalid entry, POLYMAC_OK with the tags written, or 1 when the lanes do
- * not take it (too few, or a message too long). */
-AVX512 __attribute__((noinline)) static int
+#ifdef POLYMAC_SCAN_X86
+/* A batch of n <= 8 the lanes l read whole (polymac_lanes.reads_first),
+ * on a CPU with AVX-512: the checks alone, with no span to compare, and
+ * the tags written in place.  POLYMAC_EINVAL for an invalid entry,
+ * POLYMAC_OK with the tags written, or 1 when the lanes do not take it
+ * (too few, or a message too long). */
+POLYMAC_SCAN_AVX512 __attribute__((noinline)) static int
 small_avx512(const struct polymac_kernel *k, uint8_t *const tags[], const void *const msgs[],
              const size_t lens[], const uint8_t *const keys[], size_t n)
 {
     const struct polymac_lanes *l = k->lanes;
-    const __mmask8 m8 = first(n);
+    const __mmask8 m8 = polymac_scan_first(n);
     const __m512i t = _mm512_maskz_loadu_epi64(m8, tags);
     const __m512i m = _mm512_maskz_loadu_epi64(m8, msgs);
     const __m512i y = _mm512_maskz_loadu_epi64(m8, keys);
     const __m512i len = _mm512_maskz_loadu_epi64(m8, lens);
-    if (nulls(m8, t, m, y, len))
+    if (polymac_scan_nulls(m8, t, m, y, len))
         return POLYMAC_EINVAL;
     const int same = _mm512_mask_cmpneq_epu64_mask(m8, len, _mm512_set1_epi64((long long)lens[0])) == 0;
     if (_mm512_mask_cmpgt_epu64_mask(m8, len, _mm512_set1_epi64((long long)l->max_len))
@@ -152,14 +44,18 @@ small_avx512(const struct polymac_kernel *k, uint8_t *const tags[], const void *
 }
 #endif
 
-static struct scan scan(const uint8_t *const tags[], const void *const msgs[],
-                        const size_t lens[], const uint8_t *const keys[], size_t n)
+/* The validation pass (batch_scan.h) in the widest vectors the CPU has */
+static struct polymac_scan scan(const uint8_t *const tags[], const void *const msgs[],
+                                const size_t lens[], const uint8_t *const keys[], size_t n)
 {
-#ifdef BATCH_AVX512
-    if (polymac_cpu_bits() & POLYMAC_CPU_X86_AVX512F)
-        return scan_avx512(tags, msgs, lens, keys, n);
+#ifdef POLYMAC_SCAN_X86
+    const uint32_t cpu = polymac_cpu_bits();
+    if (cpu & POLYMAC_CPU_X86_AVX512F)
+        return polymac_scan_avx512(tags, msgs, lens, keys, n);
+    if (cpu & POLYMAC_CPU_X86_AVX2)
+        return polymac_scan_avx2(tags, msgs, lens, keys, n);
 #endif
-    return scan_generic(tags, msgs, lens, keys, n);
+    return polymac_scan_c(tags, msgs, lens, keys, n);
 }
 
 /* Whether the lanes l take a message of len bytes: up to max_len, or up
@@ -236,7 +132,7 @@ __attribute__((noinline)) static void run(const struct polymac_kernel *k,
  * else run by run. */
 static void runs(const struct polymac_kernel *k, uint8_t *const rows[],
                  const void *const msgs[], const size_t lens[],
-                 const uint8_t *const keys[], size_t n, const struct scan *sc)
+                 const uint8_t *const keys[], size_t n, const struct polymac_scan *sc)
 {
     const struct polymac_lanes *l = k->lanes;
     if (l && n <= POLYMAC_LANES_SHORT_RUN && sc->max < l->min_len) {
@@ -273,7 +169,7 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
     if (!tags || !msgs || !lens || !keys)
         return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
-#ifdef BATCH_AVX512
+#ifdef POLYMAC_SCAN_X86
     if (k && k->lanes && n <= k->lanes->reads_first && n <= 8
         && (polymac_cpu_bits() & POLYMAC_CPU_X86_AVX512F)) {
         const int rc = small_avx512(k, tags, msgs, lens, keys, n);
@@ -281,7 +177,7 @@ int polymac_auth_batch(uint8_t *const tags[], const void *const msgs[],
             return rc;
     }
 #endif
-    const struct scan sc = scan((const uint8_t *const *)tags, msgs, lens, keys, n);
+    const struct polymac_scan sc = scan((const uint8_t *const *)tags, msgs, lens, keys, n);
     if (sc.bad)
         return POLYMAC_EINVAL;
     if (!k)
@@ -315,7 +211,7 @@ int polymac_verify_batch(const uint8_t *const tags[], const void *const msgs[],
         return POLYMAC_OK;
     if (!tags || !msgs || !lens || !keys || !results)
         return POLYMAC_EINVAL;
-    const struct scan sc = scan(tags, msgs, lens, keys, n);
+    const struct polymac_scan sc = scan(tags, msgs, lens, keys, n);
     if (sc.bad)
         return POLYMAC_EINVAL;
     const struct polymac_kernel *k = polymac_active();
