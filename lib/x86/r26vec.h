@@ -134,18 +134,22 @@ POLYMAC_R26VEC_INLINE void polymac_r26vec_carry_out(uint64_t h26[5], const uint6
 #define POLYMAC_R26V struct r26v4
 #define POLYMAC_R26V_VEC __m256i
 #define POLYMAC_R26V_FN(op) polymac_r26v4_##op
+#define POLYMAC_R26V_WORDS 1
 #include "r26vec_ops.h"
 #undef POLYMAC_R26V
 #undef POLYMAC_R26V_VEC
 #undef POLYMAC_R26V_FN
+#undef POLYMAC_R26V_WORDS
 #ifdef __AVX512F__
 #define POLYMAC_R26V struct r26v8
 #define POLYMAC_R26V_VEC __m512i
 #define POLYMAC_R26V_FN(op) polymac_r26v8_##op
+#define POLYMAC_R26V_WORDS 0
 #include "r26vec_ops.h"
 #undef POLYMAC_R26V
 #undef POLYMAC_R26V_VEC
 #undef POLYMAC_R26V_FN
+#undef POLYMAC_R26V_WORDS
 #endif
 
 /* polymac_wipe for the vector kernels' states: GCC 12 turns memset of
