@@ -44,7 +44,8 @@ _Static_assert(sizeof(struct avx2_state) <= POLYMAC_KS_BYTES, "state fits");
 /* The depth of dead stack the vector path leaves, zeroed after it
  * (burn.h) and after the merge outside it: the return address and 48
  * bytes of pushes, up to 24 of realignment, the frame (spills; the loop's
- * powers are broadcast from the state at each product, never stored) and
+ * powers are broadcast from the state, r^4 at each product and r^8 once a
+ * word, never stored) and
  * the 8-byte call of the merge, the deepest of GCC 12 and 14 and clang 14
  * and 19 (test/trust/burn_depths.py reads it from the library and fails
  * when this falls short), rounded up to whole vectors. */

@@ -271,7 +271,8 @@ POLYMAC_R26VEC_INLINE void polymac_r26vec_table4(uint64_t table[9 * 4], const st
 /*
  * Four lanes (Goll and Gueron): lane j absorbs blocks j, j+4, j+8, ... of
  * ngroups >= 1 groups of four; every step but the last multiplies all
- * lanes by r^4 (lane 0 of the table, broadcast at each product), the last
+ * lanes by r^4 (lane 0 of the table, broadcast at each product; the
+ * two-group loop by r^8 as well, broadcast once a word), the last
  * multiplies each lane by the power that brings its blocks to the right
  * weight, and the lanes are summed.  h enters in lane 0 with the first
  * block.
