@@ -144,19 +144,16 @@ polymac_scan_avx2(const uint8_t *const tags[], const void *const msgs[], const s
         tlo = polymac_scan_min(tlo, tb);
         thi = polymac_scan_max(thi, tb);
     }
-    /* each vector's lanes into one word, unbiased */
-    const struct polymac_scan_acc a0 = POLYMAC_SCAN_ACC_INIT;
-    struct polymac_scan_acc a = a0;
-    if (i) {
-        a.lo = polymac_scan_word(polymac_scan_lanes(lo, 1), bias);
-        a.hi = polymac_scan_word(polymac_scan_lanes(hi, 0), bias);
-        a.tlo = polymac_scan_word(polymac_scan_lanes(tlo, 1), bias);
-        a.thi = polymac_scan_word(polymac_scan_lanes(thi, 0), bias);
-        a.max = polymac_scan_word(polymac_scan_lanes(max, 0), bias);
-        diff = _mm256_or_si256(diff, _mm256_permute4x64_epi64(diff, 0x4e));
-        a.diff = polymac_scan_word(_mm256_or_si256(diff, _mm256_permute4x64_epi64(diff, 0xb1)),
-                                   zero);
-    }
+    /* each vector's lanes into one word, unbiased (with no step run, the
+     * starting values: POLYMAC_SCAN_ACC_INIT's) */
+    diff = _mm256_or_si256(diff, _mm256_permute4x64_epi64(diff, 0x4e));
+    struct polymac_scan_acc a = {
+        polymac_scan_word(polymac_scan_lanes(lo, 1), bias),
+        polymac_scan_word(polymac_scan_lanes(hi, 0), bias),
+        polymac_scan_word(polymac_scan_lanes(tlo, 1), bias),
+        polymac_scan_word(polymac_scan_lanes(thi, 0), bias),
+        polymac_scan_word(polymac_scan_lanes(max, 0), bias),
+        polymac_scan_word(_mm256_or_si256(diff, _mm256_permute4x64_epi64(diff, 0xb1)), zero)};
     polymac_scan_rest(&a, tags, msgs, lens, keys, i, n);
     return polymac_scan_result(&a);
 }
@@ -164,8 +161,9 @@ polymac_scan_avx2(const uint8_t *const tags[], const void *const msgs[], const s
 /*
  * AVX-512: eight entries an instruction (masked loads read no entry past
  * n).  Faster than the C pass at 8 and 32 messages of 64 B (measured:
- * docs/log.md, Figures moved out of lib/ comments).  polymac_scan_first
- * and polymac_scan_nulls serve lib/batch.c's short batches as well.
+ * docs/log.md, Figures moved out of lib/ comments).  NULL entries show
+ * as minima of 0, as in C; polymac_scan_nulls tests them directly for
+ * lib/batch.c's short batches, which compare no spans.
  */
 #define POLYMAC_SCAN_AVX512 __attribute__((target("avx512f,avx512vl")))
 
@@ -175,7 +173,8 @@ POLYMAC_SCAN_AVX512 static inline __mmask8 polymac_scan_first(size_t n)
 }
 
 /* the NULL entries of eight, as a mask */
-POLYMAC_SCAN_AVX512 static inline __mmask8 polymac_scan_nulls(__mmask8 k, __m512i t, __m512i m, __m512i y, __m512i l)
+POLYMAC_SCAN_AVX512 static inline __mmask8 polymac_scan_nulls(__mmask8 k, __m512i t, __m512i m,
+                                                              __m512i y, __m512i l)
 {
     return _mm512_mask_testn_epi64_mask(k, t, t) | _mm512_mask_testn_epi64_mask(k, y, y)
            | (_mm512_mask_testn_epi64_mask(k, m, m) & _mm512_mask_test_epi64_mask(k, l, l));
@@ -183,18 +182,17 @@ POLYMAC_SCAN_AVX512 static inline __mmask8 polymac_scan_nulls(__mmask8 k, __m512
 
 POLYMAC_SCAN_AVX512 __attribute__((unused, noinline)) static struct polymac_scan
 polymac_scan_avx512(const uint8_t *const tags[], const void *const msgs[], const size_t lens[],
-            const uint8_t *const keys[], size_t n)
+                    const uint8_t *const keys[], size_t n)
 {
     const __m512i ones = _mm512_set1_epi64(-1), l0 = _mm512_set1_epi64((long long)lens[0]);
     __m512i tlo = ones, lo = ones, thi = _mm512_setzero_si512(), hi = thi, max = thi;
-    __mmask8 bad = 0, diff = 0;
+    __mmask8 diff = 0;
     for (size_t i = 0; i < n; i += 8) {
         const __mmask8 k = polymac_scan_first(n - i);
         const __m512i t = _mm512_maskz_loadu_epi64(k, tags + i);
         const __m512i m = _mm512_maskz_loadu_epi64(k, msgs + i);
         const __m512i y = _mm512_maskz_loadu_epi64(k, keys + i);
         const __m512i l = _mm512_maskz_loadu_epi64(k, lens + i);
-        bad |= polymac_scan_nulls(k, t, m, y, l);
         diff |= _mm512_mask_cmpneq_epu64_mask(k, l, l0);
         max = _mm512_mask_max_epu64(max, k, max, l);
         tlo = _mm512_mask_min_epu64(tlo, k, tlo, t);
@@ -206,11 +204,11 @@ polymac_scan_avx512(const uint8_t *const tags[], const void *const msgs[], const
                                    _mm512_max_epu64(_mm512_add_epi64(mm, l),
                                                     _mm512_add_epi64(y, _mm512_set1_epi64(32))));
     }
-    const uint64_t t0 = _mm512_reduce_min_epu64(tlo), t1 = _mm512_reduce_max_epu64(thi);
-    const uint64_t i0 = _mm512_reduce_min_epu64(lo), i1 = _mm512_reduce_max_epu64(hi);
-    struct polymac_scan r = {bad != 0, t1 + 16 <= i0 || t0 >= i1, _mm512_reduce_max_epu64(max),
-                     diff != 0};
-    return r;
+    /* a NULL entry makes its minimum 0, as in C */
+    const struct polymac_scan_acc a = {
+        _mm512_reduce_min_epu64(lo), _mm512_reduce_max_epu64(hi), _mm512_reduce_min_epu64(tlo),
+        _mm512_reduce_max_epu64(thi), _mm512_reduce_max_epu64(max), diff != 0};
+    return polymac_scan_result(&a);
 }
 #endif
 

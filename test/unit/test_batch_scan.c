@@ -85,7 +85,7 @@ static void words(struct entries *e, uint64_t *x)
  * tag or key or a NULL message with bytes is bad; apart unless the span
  * of the tags meets the span of the inputs (layout batches only: no sums
  * wrap there). */
-static int direct(const struct entries *e, int *bad, int *apart)
+static void direct(const struct entries *e, int *bad, int *apart)
 {
     uintptr_t tlo = UINTPTR_MAX, thi = 0, lo = UINTPTR_MAX, hi = 0;
     *bad = 0;
@@ -103,7 +103,6 @@ static int direct(const struct entries *e, int *bad, int *apart)
         }
     }
     *apart = thi <= lo || tlo >= hi;
-    return 0;
 }
 
 static int same(struct polymac_scan a, struct polymac_scan b)
