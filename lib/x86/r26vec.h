@@ -268,6 +268,32 @@ POLYMAC_R26VEC_INLINE void polymac_r26vec_table4(uint64_t table[9 * 4], const st
     polymac_r26v4_store_power(table, polymac_r26v4_carry(polymac_r26v4_mul(d, z, polymac_r26v4_fives(z))));
 }
 
+/* ngroups groups of four at in, each a step after the lanes h: two at a
+ * time with r^8 when r8 is not NULL, then one at a time with r^4. */
+static inline __attribute__((always_inline)) struct r26v4
+polymac_r26vec_steps4(struct r26v4 h, const uint8_t *in, size_t ngroups, __m256i hib,
+                      const uint64_t table[9 * 4], const uint64_t *r8)
+{
+    if (r8)
+        for (; ngroups >= 2; ngroups -= 2, in += 128)
+            h = polymac_r26v4_two(h, in, hib, table, r8);
+    for (; ngroups; ngroups--, in += 64)
+        h = polymac_r26v4_step(polymac_r26v4_mulmem(h, table, 4), in, hib);
+    return h;
+}
+
+/* h26 in lane 0 of an otherwise zero h */
+static inline __attribute__((always_inline)) struct r26v4
+polymac_r26vec_lane0(const uint64_t h26[5])
+{
+    const struct r26v4 h0 = {_mm256_set_epi64x(0, 0, 0, (long long)h26[0]),
+                             _mm256_set_epi64x(0, 0, 0, (long long)h26[1]),
+                             _mm256_set_epi64x(0, 0, 0, (long long)h26[2]),
+                             _mm256_set_epi64x(0, 0, 0, (long long)h26[3]),
+                             _mm256_set_epi64x(0, 0, 0, (long long)h26[4])};
+    return h0;
+}
+
 /*
  * Four lanes (Goll and Gueron): lane j absorbs blocks j, j+4, j+8, ... of
  * ngroups >= 1 groups of four; every step but the last multiplies all
@@ -301,20 +327,11 @@ polymac_r26vec_core4(uint64_t h26[5], const uint64_t table[9 * 4], const uint64_
         h = polymac_r26v4_load(lanes);
     } else {
         /* h in lane 0 joins the first group */
-        const struct r26v4 h0 = {_mm256_set_epi64x(0, 0, 0, (long long)h26[0]),
-                                 _mm256_set_epi64x(0, 0, 0, (long long)h26[1]),
-                                 _mm256_set_epi64x(0, 0, 0, (long long)h26[2]),
-                                 _mm256_set_epi64x(0, 0, 0, (long long)h26[3]),
-                                 _mm256_set_epi64x(0, 0, 0, (long long)h26[4])};
-        h = polymac_r26v4_add(h0, polymac_r26v4_group(in, hib));
+        h = polymac_r26v4_add(polymac_r26vec_lane0(h26), polymac_r26v4_group(in, hib));
         in += 64;
         ngroups--;              /* groups still to load */
     }
-    if (r8)
-        for (; ngroups >= 2; ngroups -= 2, in += 128)
-            h = polymac_r26v4_two(h, in, hib, table, r8);
-    for (; ngroups; ngroups--, in += 64)
-        h = polymac_r26v4_step(polymac_r26v4_mulmem(h, table, 4), in, hib);
+    h = polymac_r26vec_steps4(h, in, ngroups, hib, table, r8);
     if (lanes)
         polymac_r26v4_store(lanes, h);      /* unmerged, for the next call */
     else

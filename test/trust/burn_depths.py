@@ -44,6 +44,8 @@ import sys
 BURNED = {
     'polymac_vector_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
     'polymac_lanes_x86_avx2': 'POLYMAC_AVX2_LANES_STACK',
+    # the AEAD's spans, their groups through the lanes
+    'polymac_spans_groups_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
     # the batch's quads (four messages in the lanes) and their scalar rest
     'polymac_quads_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',
     'polymac_quads_rest_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',

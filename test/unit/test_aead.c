@@ -228,14 +228,19 @@ END_TEST
  * kernel's one-shot of spans, x86-avx512ifma's vector code from 20
  * blocks a span), both long, past the two-group loop; ciphertexts whose
  * padded block and lengths end the vector part's last group (x86-avx512ifma:
- * 496, 1008, 4080 with the lengths alone, 1200, 1420, 4100 with both); all
- * paths. */
+ * 496, 1008, 4080 with the lengths alone, 1200, 1420, 4100 with both); a
+ * long span's last one to three blocks and the next span's first, which
+ * x86-avx2 gathers into a group (the AAD's 1008 with the ciphertext, 1012
+ * with its padded block; the ciphertext's 657, 680, 1008, 1200, 1208 with
+ * none, all, or some of its tail's blocks); all paths. */
 START_TEST(span_layouts)
 {
     uint64_t seed = 0x5ba45ULL;
-    static const size_t alens[] = {0, 1, 13, 16, 20, 100, 112, 319, 320, 336, 513, 4099};
-    static const size_t clens[] = {0, 1, 15, 16, 32, 64, 96, 100, 304, 319, 320, 336,
-                                   496, 1008, 1024, 1200, 1420, 4080, 4100, 16384};
+    static const size_t alens[] = {0,   1,   13,  16,  20,   100,  112,
+                                   319, 320, 336, 513, 1008, 1012, 4099};
+    static const size_t clens[] = {0,   1,   15,  16,  32,   64,   96,   100,  304,  319,  320,
+                                   336, 496, 657, 680, 1008, 1024, 1200, 1208, 1420, 4080, 4100,
+                                   16384};
     for (size_t i = 0; i < sizeof alens / sizeof alens[0]; i++)
         for (size_t j = 0; j < sizeof clens / sizeof clens[0]; j++) {
             uint8_t *aad = bufs[0] + 1 + i, *ct = bufs[2] + j, want[16], otk[32];
