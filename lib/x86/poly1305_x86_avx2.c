@@ -582,7 +582,7 @@ static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len
  * ciphertext's last blocks and the lengths), that group is gathered from
  * the two and joins the lanes as well: on their own, a 20-byte AAD and a
  * 1200-byte ciphertext left six blocks to the scalar code, where the
- * padded message's one-shot leaves one (measured: docs/log.md).
+ * padded message's one-shot leaves two (measured: docs/log.md).
  */
 
 /* The vector part of a span: the powers, h into lane 0, the nb >= 4
