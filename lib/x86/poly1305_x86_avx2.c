@@ -534,13 +534,15 @@ static const struct polymac_lanes polymac_quads_lanes = {
 };
 
 /*
- * polymac_auth from the cold break-even: the skeleton's vector path over
- * the whole blocks (the powers, the loop and its sum, the last up to
- * three blocks in scalar code) called directly, then the padded partial
- * block and emit's tag and wipe, without the front end's init, blocks
- * and emit around it (their calls, flags and conversions).  The state is
- * in this frame; out of line, so that a shorter message does not pay for
- * setting it up.
+ * polymac_auth from the cold break-even: the message's first one to
+ * three whole blocks, those past its last whole group, in scalar code
+ * (they run beside the powers, which do not wait on them: after the
+ * groups they waited on the lanes' sum; measured, docs/log.md), then the
+ * skeleton's vector path over the whole groups (the powers, the loop and
+ * its sum) called directly, then the padded partial block and emit's tag
+ * and wipe, without the front end's init, blocks and emit around it
+ * (their calls, flags and conversions).  The state is in this frame; out
+ * of line, so that a shorter message does not pay for setting it up.
  */
 static __attribute__((noinline)) void polymac_auth_vector_x86_avx2(uint8_t tag[16],
                                                                    const uint8_t *msg,
@@ -551,11 +553,13 @@ static __attribute__((noinline)) void polymac_auth_vector_x86_avx2(uint8_t tag[1
      * memset may be a first call through the PLT (burn.h) */
     _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
     uint8_t last[16];
-    const size_t rest = len % 16;
+    const size_t rest = len % 16, head = len / 16 % 4;
     if (rest)
         polymac_pad_last(last, msg + (len - rest), rest);
     polymac_simd_init(&st.v.s, key);
-    polymac_vector_x86_avx2(&st, msg, len / 16, 1);
+    if (head)
+        polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2, msg, head, 1);
+    polymac_vector_x86_avx2(&st, msg + 16 * head, len / 16 - head, 1);
     polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
     if (rest)
         polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2, last, 1, 0);
