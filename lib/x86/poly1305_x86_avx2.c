@@ -533,6 +533,12 @@ static const struct polymac_lanes polymac_quads_lanes = {
     .min_h = 4,
 };
 
+/* Below this many bytes a one-shot's odd whole blocks go first (below);
+ * from it, where the 1-4% they save is less than the groups' loads cost
+ * shifted off a 32-byte boundary (16 KiB one block in: 0.99; measured,
+ * docs/log.md), last, as a stream's do. */
+#define POLYMAC_AVX2_HEAD_MAX 4096
+
 /*
  * polymac_auth from the cold break-even: the message's first one to
  * three whole blocks, those past its last whole group, in scalar code
@@ -553,7 +559,7 @@ static __attribute__((noinline)) void polymac_auth_vector_x86_avx2(uint8_t tag[1
      * memset may be a first call through the PLT (burn.h) */
     _Alignas(POLYMAC_KS_ALIGN) struct avx2_state st;
     uint8_t last[16];
-    const size_t rest = len % 16, head = len / 16 % 4;
+    const size_t rest = len % 16, head = len < POLYMAC_AVX2_HEAD_MAX ? len / 16 % 4 : 0;
     if (rest)
         polymac_pad_last(last, msg + (len - rest), rest);
     polymac_simd_init(&st.v.s, key);
