@@ -616,14 +616,16 @@ static __attribute__((noinline)) size_t polymac_spans_groups_x86_avx2(struct avx
                               st->v.s.powers >= 8 ? st->r8 : NULL);
     size_t took = 0;
     if (rest && rest + nt >= 4) {
+        /* a step (polymac_r26v4_step) whose group is gathered, loaded
+         * after the product as step loads its own */
+        const struct r26v4 d = polymac_r26v4_carry(polymac_r26v4_mulmem(h, st->table, 4));
         const uint8_t *q[4];
         p += 64 * whole;
         for (unsigned j = 0; j < 4; j++)
             q[j] = j < rest ? p + 16 * j : t + 16 * took++;
         __m256i a, b;
         polymac_quad_load(&a, &b, q[0], q[2], q[1], q[3]);   /* blocks 0, 1 in a; 2, 3 in b */
-        h = polymac_r26v4_add(polymac_r26v4_carry(polymac_r26v4_mulmem(h, st->table, 4)),
-                              polymac_r26v4_split(a, b, hib));
+        h = polymac_r26v4_add(d, polymac_r26v4_split(a, b, hib));
     }
     polymac_r26v4_last(st->v.h26, st->table, h);
     st->lanes_live = 0;
