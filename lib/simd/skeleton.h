@@ -197,6 +197,34 @@ POLYMAC_SIMD_INLINE void polymac_simd_scalar(void *st, struct polymac_simd *s,
         s->seen = polymac_seen_add(s->seen, nblocks);
 }
 
+/* The scalar code over n spans of whole blocks (hibit 1: an AEAD's short
+ * spans and a long span's last blocks), h in radix 2^64 in s->sc and back
+ * there, without the seen count (auth_spans' callers never stream).
+ * Where the spans' assembly exists (x86/r64_asm.h) one walk takes them
+ * all, h and r in registers; it clamps r from a key's first half, and r
+ * as s->sc holds it is that half, already clamped. */
+#ifdef POLYMAC_R64_SPANS
+_Static_assert(offsetof(struct polymac_r64, r1) == offsetof(struct polymac_r64, r0) + 8,
+               "r0, r1 read as a key's first half");
+#endif
+POLYMAC_SIMD_INLINE void polymac_simd_r64_spans(struct polymac_simd *s,
+                                                const struct polymac_span sp[], size_t n)
+{
+    if (!n)
+        return;
+#ifdef POLYMAC_R64_SPANS
+    uint64_t h[3] = {s->sc.h0, s->sc.h1, s->sc.h2};
+    polymac_r64_spans_arch(h, sp, sp[0].p, sp[0].nblocks, n,
+                           (const uint8_t *)&s->sc + offsetof(struct polymac_r64, r0));
+    s->sc.h0 = h[0];
+    s->sc.h1 = h[1];
+    s->sc.h2 = h[2];
+#else
+    for (size_t i = 0; i < n && i < POLYMAC_SPANS_MAX; i++)
+        polymac_r64_blocks(&s->sc, sp[i].p, sp[i].nblocks, 1);
+#endif
+}
+
 /* The vector path of a call that takes it: powers, h into vector form,
  * the loop, and the blocks it leaves to the scalar code. */
 POLYMAC_SIMD_INLINE void polymac_simd_vector(void *st, struct polymac_simd *s,

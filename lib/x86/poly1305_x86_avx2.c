@@ -106,7 +106,7 @@ POLYMAC_SIMD_INLINE void polymac_to_r64_x86_avx2(void *ks)
         polymac_merge_x86_avx2(st);
         polymac_x86_burn(POLYMAC_AVX2_MERGE_STACK);
     }
-    polymac_r26vec_to_r64(&st->v);
+    polymac_r26vec_carried_r64(&st->v);
 }
 
 POLYMAC_SIMD_INLINE size_t polymac_loop_x86_avx2(void *ks, const uint8_t *in, size_t nblocks, uint32_t hibit);
@@ -598,7 +598,8 @@ static int polymac_auth_x86_avx2(uint8_t tag[16], const uint8_t *msg, size_t len
 /* The vector part of a span: the powers, h into lane 0, the nb >= 4
  * blocks at p in groups, and the one to three after the last whole group
  * with the first of the nt blocks at t when they make one; the lanes
- * merged into h26.  Returns how many blocks of t it took. */
+ * summed and h back in radix 2^64.  Returns how many blocks of t it
+ * took. */
 static __attribute__((noinline)) size_t polymac_spans_groups_x86_avx2(struct avx2_state *st,
                                                                       const uint8_t *p,
                                                                       size_t nb,
@@ -609,18 +610,23 @@ static __attribute__((noinline)) size_t polymac_spans_groups_x86_avx2(struct avx
     polymac_simd_powers(st, &st->v.s, k, nb >= (size_t)POLYMAC_AVX2_R8 ? 8 : 4);
     polymac_simd_to_vec(st, &st->v.s, k);
     const __m256i hib = _mm256_set1_epi64x(1 << 24);
+    const uint64_t *r8 = st->v.s.powers >= 8 ? st->r8 : NULL;
     const size_t whole = nb / 4, rest = nb % 4;
+    const int gather = rest && rest + nt >= 4;
+    /* with r^8 and an even number of whole groups, the steps' single
+     * last group and the gathered group one two-group step instead */
+    const int pair = gather && r8 && whole % 2 == 0;
     struct r26v4 h = polymac_r26v4_add(polymac_r26vec_lane0(st->v.h26),
                                        polymac_r26v4_group(p, hib));
-    h = polymac_r26vec_steps4(h, p + 64, whole - 1, hib, st->table,
-                              st->v.s.powers >= 8 ? st->r8 : NULL);
+    h = polymac_r26vec_steps4(h, p + 64, whole - 1 - pair, hib, st->table, r8);
     size_t took = 0;
-    if (rest && rest + nt >= 4) {
-        /* a step (polymac_r26v4_step) whose group is gathered, loaded
-         * after the product as step loads its own */
-        const struct r26v4 d = polymac_r26v4_carry(polymac_r26v4_mulmem(h, st->table, 4));
-        const uint8_t *q[4];
+    if (gather) {
+        /* a step (polymac_r26v4_step or two) whose group is gathered,
+         * loaded after the product as step loads its own */
         p += 64 * whole;
+        const struct r26v4 d = pair ? polymac_r26v4_two_product(h, p - 64, hib, st->table, r8)
+                                    : polymac_r26v4_carry(polymac_r26v4_mulmem(h, st->table, 4));
+        const uint8_t *q[4];
         for (unsigned j = 0; j < 4; j++)
             q[j] = j < rest ? p + 16 * j : t + 16 * took++;
         __m256i a, b;
@@ -628,13 +634,17 @@ static __attribute__((noinline)) size_t polymac_spans_groups_x86_avx2(struct avx
         h = polymac_r26v4_add(d, polymac_r26v4_split(a, b, hib));
     }
     polymac_r26v4_last(st->v.h26, st->table, h);
+    polymac_r26vec_carried_r64(&st->v);
+    st->v.s.vec = 0;
     st->lanes_live = 0;
     st->first = 0;
     return took;
 }
 
 /* From h0 (radix 2^64, h2 <= 4: an AEAD batch packet's AAD), or from 0
- * when h0 is NULL. */
+ * when h0 is NULL.  h stays in radix 2^64 between the vector parts: each
+ * run of spans they leave (short spans, a long span's last one to three
+ * blocks) is one walk of the scalar code (polymac_simd_r64_spans). */
 static __attribute__((noinline)) void
 polymac_spans_vector_x86_avx2(uint8_t tag[16], const struct polymac_span sp[], size_t n,
                               const uint8_t key[32], size_t cold, const uint64_t *h0)
@@ -646,23 +656,27 @@ polymac_spans_vector_x86_avx2(uint8_t tag[16], const struct polymac_span sp[], s
         st.v.s.sc.h1 = h0[1];
         st.v.s.sc.h2 = h0[2];
     }
+    struct polymac_span run[POLYMAC_SPANS_MAX];   /* the scalar code's spans */
+    size_t nr = 0;
     size_t skip = 0;            /* blocks of this span the last one's groups took */
     for (size_t i = 0; i < n && i < POLYMAC_SPANS_MAX; i++) {
         const uint8_t *p = sp[i].p + 16 * skip;
         const size_t nb = sp[i].nblocks - skip;
         skip = 0;
         if (nb >= cold) {
+            polymac_simd_r64_spans(&st.v.s, run, nr);
+            nr = 0;
             const int next = i + 1 < n && i + 1 < POLYMAC_SPANS_MAX;
             skip = polymac_spans_groups_x86_avx2(&st, p, nb, next ? sp[i + 1].p : NULL,
                                                  next ? sp[i + 1].nblocks : 0);
             polymac_x86_burn(POLYMAC_AVX2_VECTOR_STACK);
             if (!skip && nb % 4)
-                polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2,
-                                    p + 16 * (nb & ~(size_t)3), nb % 4, 1);
+                run[nr++] = (struct polymac_span){p + 16 * (nb & ~(size_t)3), nb % 4};
         } else if (nb) {
-            polymac_simd_scalar(&st, &st.v.s, &polymac_simd_x86_avx2, p, nb, 1);
+            run[nr++] = (struct polymac_span){p, nb};
         }
     }
+    polymac_simd_r64_spans(&st.v.s, run, nr);
     polymac_simd_emit(&st, &st.v.s, &polymac_simd_x86_avx2, tag, key + 16);
 }
 

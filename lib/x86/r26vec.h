@@ -198,6 +198,24 @@ POLYMAC_R26VEC_INLINE void polymac_r26vec_to_r64(struct polymac_r26vec *v)
     polymac_r64_from_r26(&v->s.sc, v->h26);
 }
 
+/* The same for limbs already carried, as h26 always is in x86-avx2 (set
+ * by to_vec, or by carry_out: limbs below 2^26 but limb 1, below 2^26 +
+ * 2^12, and limb 4, below 5 2^24 from to_vec): the limbs' sum in two
+ * 64-bit adds with their carries and no fold.  l0 + l1 2^26 is below
+ * 2^53, l2 >> 12 + l3 2^14 + a carry below 2^41, and h2 = l4 >> 24 + a
+ * carry is at most 4: below 2^128 times 5 either way (to_vec's limbs are
+ * a folded h; carry_out's sum is below 2^130 + 2^105).  GCC 12 spills the
+ * 128-bit sums of polymac_r64_from_r26 to the stack. */
+POLYMAC_R26VEC_INLINE void polymac_r26vec_carried_r64(struct polymac_r26vec *v)
+{
+    const uint64_t *l = v->h26;
+    const uint64_t a = l[0] + (l[1] << 26), h0 = a + (l[2] << 52);
+    const uint64_t b = (l[2] >> 12) + (l[3] << 14) + (h0 < a), h1 = b + (l[4] << 40);
+    v->s.sc.h0 = h0;
+    v->s.sc.h1 = h1;
+    v->s.sc.h2 = (l[4] >> 24) + (h1 < b);
+}
+
 /* The square of lane 0 of an n-lane table, limbs and fives: r^8 from a
  * 4-lane table (lane 0 of each row is r^4) for the two-group loop of
  * core4, r^16 from an 8-lane one for x86-avx512's.  Limbs below 2^26 +

@@ -308,17 +308,28 @@ POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(mk)(POLYMAC_R26V d, const uint8
  * h, and h k2 by h's limbs (its broadcasts are operands of the
  * multiplies), not measured otherwise.
  */
+POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(two_product)(POLYMAC_R26V h,
+                                                              const uint8_t *in,
+                                                              POLYMAC_R26V_VEC hib,
+                                                              const uint64_t *k,
+                                                              const uint64_t *k2)
+{
+#if POLYMAC_R26V_WORDS
+    POLYMAC_R26V d = POLYMAC_R26V_FN(muladd_words)(POLYMAC_R26V_FN(zero)(), h, k2, 1);
+    return POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(mk)(d, in, hib, k));
+#else
+    const POLYMAC_R26V d = POLYMAC_R26V_FN(mk)(POLYMAC_R26V_FN(zero)(), in, hib, k);
+    return POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(muladd)(d, h, k2, 1));
+#endif
+}
+
+/* The two-group step: two_product, (h k + m) k carried, then m' (the
+ * group after m) added; x86-avx2's AEAD adds a gathered group instead. */
 POLYMAC_R26V_INLINE POLYMAC_R26V POLYMAC_R26V_FN(two)(POLYMAC_R26V h, const uint8_t *in,
                                                       POLYMAC_R26V_VEC hib, const uint64_t *k,
                                                       const uint64_t *k2)
 {
-#if POLYMAC_R26V_WORDS
-    POLYMAC_R26V d = POLYMAC_R26V_FN(muladd_words)(POLYMAC_R26V_FN(zero)(), h, k2, 1);
-    h = POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(mk)(d, in, hib, k));
-#else
-    const POLYMAC_R26V d = POLYMAC_R26V_FN(mk)(POLYMAC_R26V_FN(zero)(), in, hib, k);
-    h = POLYMAC_R26V_FN(carry)(POLYMAC_R26V_FN(muladd)(d, h, k2, 1));
-#endif
+    h = POLYMAC_R26V_FN(two_product)(h, in, hib, k, k2);
     return POLYMAC_R26V_FN(add)(h, POLYMAC_R26V_FN(group)(in + 2 * sizeof hib, hib));
 }
 

@@ -277,7 +277,8 @@ static inline void polymac_r64_aead_arch(uint64_t h[3], const uint8_t *aad, size
 
 /* The blocks of n spans (an address and a count of whole blocks each,
  * hibit 1: kernel.h's struct polymac_span, whose layout aead.c asserts),
- * r from the key, from h = h[0..3) into h.  The first span's address
+ * r from the key's first half at key (clamped here), from h = h[0..3)
+ * into h.  The first span's address
  * comes in a register (the caller has it at hand: no load waits on the
  * store of the array), the others' from the array; where a span and the
  * array end sit in stack slots (public), compared with, so that 14
@@ -285,7 +286,7 @@ static inline void polymac_r64_aead_arch(uint64_t h[3], const uint8_t *aad, size
 struct polymac_span;
 static inline void polymac_r64_spans_arch(uint64_t h[3], const struct polymac_span *sp,
                                           const uint8_t *p0, size_t nb0, size_t n,
-                                          const uint8_t key[32])
+                                          const uint8_t key[16])
 {
     if (!n)
         return;

@@ -296,6 +296,43 @@ static void lane_sum(const char *name, struct l5 h, int lanes)
     printing = 0;
 }
 
+/* x86-avx2's conversion of carried limbs l to radix 2^64
+ * (polymac_r26vec_carried_r64): a = l0 + l1 2^26 and b = l2 >> 12 + l3
+ * 2^14 + a carry are single 64-bit sums, and h2 = l4 >> 24 + a carry is
+ * the sum's bits from 128 on, at most 4 as the radix-2^64 code takes h
+ * (the carries make the sum exact, so h2 is bounded by the sum's value,
+ * not by l4 >> 24 + 1). */
+static void carried_r64(const char *what, struct l5 l)
+{
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s: a = l0 + l1 2^26", what);
+    bound(buf, add(l.v[0], mul(l.v[1], pow2(26))), 64);
+    snprintf(buf, sizeof buf, "%s: b = l2 >> 12 + l3 2^14 + 1", what);
+    bound(buf, add(add(l.v[2] >> 12, mul(l.v[3], pow2(14))), 1), 64);
+    /* the sum >> 128, as (the sum >> 26) >> 102 */
+    u128 s = add(l.v[0] >> 26, l.v[1]);
+    for (int i = 2; i < 5; i++)
+        s = add(s, mul(l.v[i], pow2(26 * (i - 1))));
+    snprintf(buf, sizeof buf, "%s: h2 + 3 (h2 <= 4)", what);
+    bound(buf, (s >> 102) + 3, 3);
+}
+
+/* the lanes' sums through carry_out (r26vec.h, the scalar chain) into
+ * h26, then into radix 2^64 as x86-avx2 converts them; and to_vec's
+ * limbs (h2 <= 4, top limb below 5 2^24) converted back */
+static void lane_sum_r64(const char *name, struct l5 h, int lanes)
+{
+    snprintf(model, sizeof model, "%s", name);
+    printing = 1;
+    struct l5 d = mul26("last (h+m)r^k", add5(h, msg26()), R8);
+    for (int i = 0; i < 5; i++)
+        d.v[i] = mul(d.v[i], (u128)lanes);
+    carried_r64("carry_out's limbs", carry26("carry_out", d, chain_scalar, 6, 27));
+    struct l5 v = {{pow2(26) - 1, pow2(26) - 1, pow2(26) - 1, pow2(26) - 1, 5 * pow2(24) - 1}};
+    carried_r64("to_vec's limbs", v);
+    printing = 0;
+}
+
 /* the bound h reaches in a loop, for lane_sum */
 static struct l5 settle(struct l5 h, struct l5 (*step)(struct l5))
 {
@@ -823,6 +860,7 @@ int main(int argc, char **argv)
     RUN(fixed_point("x86-avx2 1 group", hv, step_vec4));
     RUN(fixed_point("x86-avx2 2 groups", hv, step_vec4x2));
     RUN(lane_sum("x86-avx2 lanes", settle(hv, step_vec4x2), 4));
+    RUN(lane_sum_r64("x86-avx2 to r64", settle(hv, step_vec4x2), 4));
     RUN(fixed_point("x86-avx512", hv, step_vec8));
     RUN(lane_sum("x86-avx512 lanes", settle(hv, step_vec8), 8));
     RUN(fixed_point("aarch64-neon", hv, step_vec4));
