@@ -226,6 +226,11 @@ POLYMAC_SIMD_FUNCTIONS(x86_avx2, struct avx2_state, v.s, polymac_simd_x86_avx2,
 #define POLYMAC_AVX2_QUAD_MIN 20
 #endif
 _Static_assert(POLYMAC_AVX2_QUAD_MIN >= 2, "a quad runs two-block steps");
+/* The fewest whole blocks for which a quad makes r^3 and r^4 and runs
+ * four blocks a carry chain (measured: docs/log.md) */
+#ifndef POLYMAC_AVX2_QUAD4_MIN
+#define POLYMAC_AVX2_QUAD4_MIN 64
+#endif
 /* The longest message of the batch entries (max_len, max_len_h): above,
  * the one-shot (measured: docs/log.md) */
 #define POLYMAC_AVX2_QUAD_MAX 2048
@@ -254,37 +259,67 @@ polymac_quad_load(__m256i *a, __m256i *b, const uint8_t *p0, const uint8_t *p1,
                                  _mm_loadu_si128((const __m128i *)p3), 1);
 }
 
+/* d + m k for the block of each lane at p0..p3, k each lane's own
+ * multiplier (the nine rows of a power in the table), each limb of the
+ * blocks split where its round reads it. */
+static inline __attribute__((always_inline)) struct r26v4
+polymac_quad_mk(struct r26v4 d, const uint8_t *p0, const uint8_t *p1, const uint8_t *p2,
+                const uint8_t *p3, __m256i hib, const uint64_t *k)
+{
+    __m256i a, b;
+    polymac_quad_load(&a, &b, p0, p1, p2, p3);
+    const __m256i lo = _mm256_unpacklo_epi64(a, b), hi = _mm256_unpackhi_epi64(a, b);
+#pragma GCC unroll 5
+    for (unsigned i = 0; i < 5; i++) {
+        const unsigned j = polymac_r26v4_order[i];
+        d = polymac_r26v4_round(d, polymac_r26v4_limb(lo, hi, hib, j), j, k, 0, 1);
+    }
+    return d;
+}
+
+/* The rows of power i (1 to 4) of each lane in a quad's table */
+#define POLYMAC_QUAD_POWER(table, i) ((table) + ((i) - 1) * 9 * 4)
+
 /* h = (h + m) r for n blocks a lane, lane j's at p[j] + 16 i, with the
- * 2^128 bit hib (2^24 in the top limb, or 0); with t2 (each lane's r^2)
- * two blocks a carry chain, as polymac_r26v4_two: h = (h + m) r^2 + m' r,
- * the product of m' first (it does not wait on h), each of its limbs
- * split where its round reads it.  Bounds: m' r below 2^56.7 and
- * (h + m) r^2 below 2^57.8, the sum below 2^59, so that the chain leaves
- * limbs below 2^26 + 2^10 (r26vec_ops.h). */
+ * 2^128 bit hib (2^24 in the top limb, or 0), each lane's powers of r in
+ * table up to r^powers (1, 2 or 4).  With r^4, four blocks a carry chain:
+ * h = (h + m0) r^4 + m1 r^3 + m2 r^2 + m3 r; with r^2, two: h = (h + m0)
+ * r^2 + m1 r; the later blocks' products first (they do not wait on h).
+ * Bounds (test/unit/bounds.c, model "x86-avx2 quads", any order of the
+ * three steps): the four-block step's columns below 2^58.6, and every
+ * step leaves limbs below 2^26 + 2^10 (the chain of r26vec_ops.h). */
 static inline __attribute__((always_inline)) struct r26v4
 polymac_quad_blocks(struct r26v4 h, const uint8_t *const p[4], size_t n, __m256i hib,
-                    const uint64_t t1[9 * 4], const uint64_t *t2)
+                    const uint64_t *table, unsigned powers)
 {
     const uint8_t *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3];
     __m256i a, b;
-    if (t2)
-        for (; n >= 2; n -= 2, p0 += 32, p1 += 32, p2 += 32, p3 += 32) {
-            polymac_quad_load(&a, &b, p0 + 16, p1 + 16, p2 + 16, p3 + 16);
-            const __m256i lo = _mm256_unpacklo_epi64(a, b), hi = _mm256_unpackhi_epi64(a, b);
-            struct r26v4 d = polymac_r26v4_zero();
-#pragma GCC unroll 5
-            for (unsigned i = 0; i < 5; i++) {
-                const unsigned j = polymac_r26v4_order[i];
-                d = polymac_r26v4_round(d, polymac_r26v4_limb(lo, hi, hib, j), j, t1, 0, 1);
-            }
+    if (powers == 4)
+        for (; n >= 4; n -= 4, p0 += 64, p1 += 64, p2 += 64, p3 += 64) {
+            struct r26v4 d = polymac_quad_mk(polymac_r26v4_zero(), p0 + 48, p1 + 48, p2 + 48,
+                                             p3 + 48, hib, POLYMAC_QUAD_POWER(table, 1));
+            d = polymac_quad_mk(d, p0 + 32, p1 + 32, p2 + 32, p3 + 32, hib,
+                                POLYMAC_QUAD_POWER(table, 2));
+            d = polymac_quad_mk(d, p0 + 16, p1 + 16, p2 + 16, p3 + 16, hib,
+                                POLYMAC_QUAD_POWER(table, 3));
             polymac_quad_load(&a, &b, p0, p1, p2, p3);
             h = polymac_r26v4_add(h, polymac_r26v4_split(a, b, hib));
-            h = polymac_r26v4_carry(polymac_r26v4_mulrows(d, h, t2));
+            h = polymac_r26v4_carry(polymac_r26v4_mulrows(d, h, POLYMAC_QUAD_POWER(table, 4)));
+        }
+    if (powers >= 2)
+        for (; n >= 2; n -= 2, p0 += 32, p1 += 32, p2 += 32, p3 += 32) {
+            const struct r26v4 d = polymac_quad_mk(polymac_r26v4_zero(), p0 + 16, p1 + 16,
+                                                   p2 + 16, p3 + 16, hib,
+                                                   POLYMAC_QUAD_POWER(table, 1));
+            polymac_quad_load(&a, &b, p0, p1, p2, p3);
+            h = polymac_r26v4_add(h, polymac_r26v4_split(a, b, hib));
+            h = polymac_r26v4_carry(polymac_r26v4_mulrows(d, h, POLYMAC_QUAD_POWER(table, 2)));
         }
     for (; n; n--, p0 += 16, p1 += 16, p2 += 16, p3 += 16) {
         polymac_quad_load(&a, &b, p0, p1, p2, p3);
         h = polymac_r26v4_add(h, polymac_r26v4_split(a, b, hib));
-        h = polymac_r26v4_carry(polymac_r26v4_mulrows(polymac_r26v4_zero(), h, t1));
+        h = polymac_r26v4_carry(polymac_r26v4_mulrows(polymac_r26v4_zero(), h,
+                                                      POLYMAC_QUAD_POWER(table, 1)));
     }
     return h;
 }
@@ -301,7 +336,7 @@ polymac_quad_blocks(struct r26v4 h, const uint8_t *const p[4], size_t n, __m256i
  */
 static inline __attribute__((always_inline)) void
 polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
-                   uint64_t table[2 * 9 * 4], uint64_t limbs[5 * 4])
+                   uint64_t *table, unsigned maxpow, uint64_t limbs[5 * 4])
 {
     const __m256i clamp = _mm256_set_epi64x(0x0ffffffc0ffffffc, 0x0ffffffc0fffffff,
                                             0x0ffffffc0ffffffc, 0x0ffffffc0fffffff);
@@ -309,10 +344,21 @@ polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
     polymac_quad_load(&a, &b, m[0]->key, m[1]->key, m[2]->key, m[3]->key);
     const struct r26v4 r = polymac_r26v4_split(_mm256_and_si256(a, clamp),
                                                _mm256_and_si256(b, clamp), _mm256_setzero_si256());
-    polymac_r26v4_store_power(table, r);
-    /* each lane's r^2, limbs below 2^26 + 2^9, for the two-block steps */
-    polymac_r26v4_store_power(table + 9 * 4,
-                              polymac_r26v4_carry(polymac_r26v4_mul(r, r, polymac_r26v4_fives(r))));
+    polymac_r26v4_store_power(POLYMAC_QUAD_POWER(table, 1), r);
+    /* each lane's r^2 (limbs below 2^26 + 2^10) for the steps of two
+     * blocks; from POLYMAC_AVX2_QUAD4_MIN blocks r^3 and r^4 as well,
+     * for the steps of four */
+    const struct r26v4 r2 = polymac_r26v4_carry(polymac_r26v4_mul(r, r, polymac_r26v4_fives(r)));
+    polymac_r26v4_store_power(POLYMAC_QUAD_POWER(table, 2), r2);
+    const unsigned powers = maxpow == 4 && nb >= POLYMAC_AVX2_QUAD4_MIN ? 4 : 2;
+    if (powers == 4) {
+        polymac_r26v4_store_power(
+            POLYMAC_QUAD_POWER(table, 3),
+            polymac_r26v4_carry(polymac_r26v4_mul(r2, r, polymac_r26v4_fives(r))));
+        polymac_r26v4_store_power(
+            POLYMAC_QUAD_POWER(table, 4),
+            polymac_r26v4_carry(polymac_r26v4_mul(r2, r2, polymac_r26v4_fives(r2))));
+    }
     struct r26v4 h = polymac_r26v4_zero();
     if (!zero_h) {
         /* h0, h1 as a block, h2 <= 4 above bit 24 of the top limb */
@@ -324,7 +370,7 @@ polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
         h = polymac_r26v4_split(a, b, h2);
     }
     const uint8_t *p[4] = {m[0]->p, m[1]->p, m[2]->p, m[3]->p};
-    h = polymac_quad_blocks(h, p, nb, _mm256_set1_epi64x(1 << 24), table, table + 9 * 4);
+    h = polymac_quad_blocks(h, p, nb, _mm256_set1_epi64x(1 << 24), table, powers);
     int last = 1;
     for (unsigned j = 0; j < 4; j++) {
         m[j]->p += 16 * nb;
@@ -334,7 +380,7 @@ polymac_quad_lanes(struct polymac_quad_msg *const m[4], size_t nb, int zero_h,
     if (last) {
         const uint8_t *t[4] = {m[0]->last, m[1]->last, m[2]->last, m[3]->last};
         h = polymac_quad_blocks(h, t, m[0]->nlast, _mm256_set1_epi64x(m[0]->hb ? 1 << 24 : 0),
-                                table, NULL);
+                                table, 1);
     }
     polymac_r26v4_store(limbs, h);
     for (unsigned j = 0; j < 4; j++) {
@@ -365,21 +411,26 @@ static inline __attribute__((always_inline)) void polymac_quad_finish(struct pol
     polymac_r64_finish(m->out, m->h[0], m->h[1], m->h[2], m->key + 16);
 }
 
-/* The depth of dead stack polymac_quads_x86_avx2 leaves, zeroed after it:
- * the return address, its pushes and realignment and its frame (the
+/* The depth of dead stack the quads' functions leave, zeroed after them:
+ * the return address, the pushes and realignment and the frame (the
  * table, the lanes' limbs, the order, spills), read as
- * POLYMAC_AVX2_VECTOR_STACK is. */
+ * POLYMAC_AVX2_VECTOR_STACK is; QUADS4 for the frame whose table has
+ * room for r^3 and r^4. */
 #ifndef POLYMAC_AVX2_QUADS_STACK
 #define POLYMAC_AVX2_QUADS_STACK 1792
+#endif
+#ifndef POLYMAC_AVX2_QUADS4_STACK
+#define POLYMAC_AVX2_QUADS4_STACK 2816
 #endif
 
 /* The quads of the n <= POLYMAC_AVX2_QUAD_RUN messages m, longest first,
  * each message of a quad finished and marked (whole = SIZE_MAX); the
- * others left as they were. */
-static __attribute__((noinline)) void polymac_quads_x86_avx2(struct polymac_quad_msg m[],
-                                                             size_t n, int zero_h)
+ * others left as they were.  table has room for maxpow powers. */
+static inline __attribute__((always_inline)) void
+polymac_quads_body(struct polymac_quad_msg m[], size_t n, int zero_h, uint64_t *table,
+                   unsigned maxpow)
 {
-    uint64_t table[2 * 9 * 4], limbs[5 * 4];
+    uint64_t limbs[5 * 4];
     unsigned char at[POLYMAC_AVX2_QUAD_RUN];
     size_t k = 0;
     /* the long enough ones, by whole blocks, longest first (lengths are
@@ -395,14 +446,48 @@ static __attribute__((noinline)) void polymac_quads_x86_avx2(struct polymac_quad
     for (size_t g = 0; g + 4 <= k; g += 4) {
         struct polymac_quad_msg *const q[4] = {&m[at[g]], &m[at[g + 1]], &m[at[g + 2]],
                                                &m[at[g + 3]]};
-        polymac_quad_lanes(q, q[3]->whole, zero_h, table, limbs);
+        polymac_quad_lanes(q, q[3]->whole, zero_h, table, maxpow, limbs);
         for (unsigned j = 0; j < 4; j++) {
             polymac_quad_finish(q[j]);
             q[j]->whole = SIZE_MAX;
         }
     }
-    polymac_r26vec_wipe(table, sizeof table);
+    polymac_r26vec_wipe(table, maxpow * 9 * 4 * sizeof *table);
     polymac_r26vec_wipe(limbs, sizeof limbs);
+}
+
+/* Two frames, so that a batch of shorter messages does not zero the
+ * larger one: with room for r and r^2, and for r to r^4. */
+static __attribute__((noinline)) void polymac_quads2_x86_avx2(struct polymac_quad_msg m[],
+                                                              size_t n, int zero_h)
+{
+    uint64_t table[2 * 9 * 4];
+    polymac_quads_body(m, n, zero_h, table, 2);
+}
+
+static __attribute__((noinline)) void polymac_quads4_x86_avx2(struct polymac_quad_msg m[],
+                                                              size_t n, int zero_h)
+{
+    uint64_t table[4 * 9 * 4];
+    polymac_quads_body(m, n, zero_h, table, 4);
+}
+
+/* The quads (polymac_quads_body) and the zeroing of the frame they used:
+ * the larger one when four messages have POLYMAC_AVX2_QUAD4_MIN whole
+ * blocks, a quad of four-block steps. */
+static inline __attribute__((always_inline)) void
+polymac_quads_x86_avx2(struct polymac_quad_msg m[], size_t n, int zero_h)
+{
+    size_t nlong = 0;
+    for (size_t i = 0; i < n; i++)
+        nlong += m[i].whole >= POLYMAC_AVX2_QUAD4_MIN;
+    if (nlong >= 4) {
+        polymac_quads4_x86_avx2(m, n, zero_h);
+        polymac_x86_burn(POLYMAC_AVX2_QUADS4_STACK);
+    } else {
+        polymac_quads2_x86_avx2(m, n, zero_h);
+        polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
+    }
 }
 
 /* The rest of a batch, one message at a time in scalar code (run_h's
@@ -439,7 +524,6 @@ static __attribute__((noinline)) void polymac_quads_run(uint8_t *const out[],
             polymac_pad_last(pad[i], msgs[i] + (lens[i] - rest), rest);
     }
     polymac_quads_x86_avx2(m, n, 1);
-    polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
     uint8_t *po[POLYMAC_AVX2_QUAD_RUN];
     const uint8_t *pm[POLYMAC_AVX2_QUAD_RUN], *pk[POLYMAC_AVX2_QUAD_RUN];
     size_t pl[POLYMAC_AVX2_QUAD_RUN], np = 0;
@@ -499,10 +583,8 @@ static void polymac_quads_batch_h(uint8_t *const out[],
                                              {r->h[0], r->h[1], r->h[2]}, 1};
             nq += m[j].whole >= POLYMAC_AVX2_QUAD_MIN;
         }
-        if (nq >= 4) {
+        if (nq >= 4)
             polymac_quads_x86_avx2(m, c, 0);
-            polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
-        }
         /* the packets left: from the cold break-even the vector path, as
          * polymac_aead_verify runs them; the others in scalar code */
         const size_t cold = POLYMAC_AVX2_COLD;

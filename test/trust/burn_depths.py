@@ -47,7 +47,8 @@ BURNED = {
     # the AEAD's spans, their groups through the lanes
     'polymac_spans_groups_x86_avx2': 'POLYMAC_AVX2_VECTOR_STACK',
     # the batch's quads (four messages in the lanes) and their scalar rest
-    'polymac_quads_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',
+    'polymac_quads2_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',
+    'polymac_quads4_x86_avx2': 'POLYMAC_AVX2_QUADS4_STACK',
     'polymac_quads_rest_x86_avx2': 'POLYMAC_AVX2_QUADS_STACK',
     # h back from the vector form: the merge zeroes after itself
     'polymac_merge_x86_avx2': 'POLYMAC_AVX2_MERGE_STACK',

@@ -230,6 +230,32 @@ static struct l5 step_vec8(struct l5 h)
     return carry26("h=(h+m)r^8", mul26("(h+m)r^8", add5(h, msg26()), R8), chain_vec, 7, 32);
 }
 
+/* x86-avx2's batch quads (poly1305_x86_avx2.c, polymac_quad_blocks):
+ * each lane's own r and its powers r^2 = r r, r^3 = r^2 r, r^4 = r^2 r^2
+ * through the vector chain; a quad runs steps of four blocks, (h + m) r^4
+ * + m r^3 + m r^2 + m r, of two, (h + m) r^2 + m r, and of one, in any
+ * order: the step below is the join of the three. */
+static struct l5 RQ2, RQ3, RQ4;
+
+static struct l5 join5(struct l5 a, struct l5 b)
+{
+    for (int i = 0; i < 5; i++)
+        a.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i];
+    return a;
+}
+
+static struct l5 step_quads(struct l5 h)
+{
+    struct l5 m = msg26(), hm = add5(h, msg26());
+    struct l5 d4 = add5(add5(mul26("quad m r", m, R1), mul26("quad m r^2", m, RQ2)),
+                        add5(mul26("quad m r^3", m, RQ3), mul26("quad (h+m)r^4", hm, RQ4)));
+    struct l5 d2 = add5(mul26("quad m r", m, R1), mul26("quad (h+m)r^2", hm, RQ2));
+    struct l5 d1 = mul26("quad (h+m)r", hm, R1);
+    return join5(join5(carry26("quad 4 blocks", d4, chain_vec, 7, 32),
+                       carry26("quad 2 blocks", d2, chain_vec, 7, 32)),
+                 carry26("quad 1 block", d1, chain_vec, 7, 32));
+}
+
 /* the s390x-vx batch lanes: each word's message times its own r, both
  * sets carried by vx_carry; h re-enters a 32-bit word (x = h + m) */
 static struct l5 step_vx_lanes(struct l5 h)
@@ -861,6 +887,15 @@ int main(int argc, char **argv)
     RUN(fixed_point("x86-avx2 2 groups", hv, step_vec4x2));
     RUN(lane_sum("x86-avx2 lanes", settle(hv, step_vec4x2), 4));
     RUN(lane_sum_r64("x86-avx2 to r64", settle(hv, step_vec4x2), 4));
+    {
+        const int save = printing;
+        printing = 0;
+        RQ2 = carry26("power", mul26("power product", R1, R1), chain_vec, 7, 32);
+        RQ3 = carry26("power", mul26("power product", RQ2, R1), chain_vec, 7, 32);
+        RQ4 = carry26("power", mul26("power product", RQ2, RQ2), chain_vec, 7, 32);
+        printing = save;
+    }
+    RUN(fixed_point("x86-avx2 quads", hv, step_quads));
     RUN(fixed_point("x86-avx512", hv, step_vec8));
     RUN(lane_sum("x86-avx512 lanes", settle(hv, step_vec8), 8));
     RUN(fixed_point("aarch64-neon", hv, step_vec4));
