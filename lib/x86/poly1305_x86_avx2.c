@@ -233,7 +233,7 @@ _Static_assert(POLYMAC_AVX2_QUAD_MIN >= 2, "a quad runs two-block steps");
 #endif
 /* The longest message of the batch entries (max_len, max_len_h): above,
  * the one-shot (measured: docs/log.md) */
-#define POLYMAC_AVX2_QUAD_MAX 2048
+#define POLYMAC_AVX2_QUAD_MAX 8192
 /* Entries a call takes at once (the front ends hand at most 64) */
 #define POLYMAC_AVX2_QUAD_RUN 64
 

@@ -385,9 +385,8 @@ START_TEST(batches)
 END_TEST
 
 /* Batches of 1 to 33 packets of one layout (QUIC-like, whole blocks
- * only, past the lanes' longest) and of mixed ones (WireGuard-like, some
- * with no whole block of ciphertext, some too long for the lanes): every
- * tag libsodium's, one wrong tag found. */
+ * only) and of mixed ones (WireGuard-like, some with no whole block of
+ * ciphertext; 2-8 KiB): every tag libsodium's, one wrong tag found. */
 START_TEST(batch_layouts)
 {
     enum { N = 33 };
@@ -396,13 +395,17 @@ START_TEST(batch_layouts)
     const uint8_t *keys[N];
     const void *aads[N], *cts[N];
     size_t alens[N], clens[N];
-    for (int v = 0; v < 6; v++)
+    for (int v = 0; v < 7; v++)
         for (size_t n = 1; n <= N; n++) {
             for (size_t i = 0; i < n; i++) {
                 static const size_t one[3][2] = {{20, 1200}, {0, 1024}, {13, 2064}};
                 if (v < 3) {
                     alens[i] = one[v][0];
                     clens[i] = one[v][1];
+                } else if (v == 6) {
+                    /* 2-8 KiB, lanes of four-block steps */
+                    alens[i] = i % 17;
+                    clens[i] = 2064 + (i * 6129) / 32;
                 } else if (v == 3) {
                     alens[i] = 0;
                     clens[i] = 64 + (i * 1356) / 32;
@@ -416,7 +419,7 @@ START_TEST(batch_layouts)
                     alens[i] = (size_t)(test_rand(&seed) % 40);
                     clens[i] = (size_t)(test_rand(&seed) % 2100);
                 }
-                uint8_t *a = bufs[0] + 64 * i, *c = bufs[2] + 2112 * i + i % 7;
+                uint8_t *a = bufs[0] + 64 * i, *c = bufs[2] + 8256 * i + i % 7;
                 test_fill(a, alens[i], &seed);
                 sodium_seal(c, want[i], otk[i], a, alens[i], clens[i], &seed);
                 aads[i] = a;

@@ -30,6 +30,7 @@ static size_t pick_len(uint64_t *seed)
     case 0: return 65536 + (size_t)(x >> 8) % 40;          /* a few 64 KiB */
     case 1: return (size_t)(x >> 8) % 17;                  /* within a block */
     case 2: return 64;
+    case 3: return 2049 + (size_t)(x >> 8) % 7000;       /* 2-9 KiB */
     default: return (size_t)(x >> 8) % 2001;
     }
 }
@@ -54,7 +55,8 @@ static void random_entry(size_t i, uint8_t *m, size_t len, uint64_t *seed)
     set_entry(i, B.keybuf[i] + 1, m, len);
 }
 
-/* Fills B with n entries: lengths from pick_len (at most eight of 64 KiB),
+/* Fills B with n entries: lengths from pick_len (at most eight above 2000
+ * bytes),
  * each message at a random misalignment in the arena, each key its own. */
 static void make_batch(size_t n, uint64_t *seed, int all_ff)
 {
@@ -150,7 +152,8 @@ END_TEST
 START_TEST(equal_lengths)
 {
     static const size_t lens[] = {1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64,
-                                  65, 100, 256, 319, 320, 600, 1023, 1024, 2047, 2048};
+                                  65, 100, 256, 319, 320, 600, 1023, 1024, 2047, 2048,
+                                  3000, 4096, 8191, 8192, 8193};
     uint64_t seed = 0xe9a1u;
     for (size_t n = 1; n <= 40; n++)
         for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
