@@ -473,14 +473,12 @@ static __attribute__((noinline)) void polymac_quads4_x86_avx2(struct polymac_qua
 }
 
 /* The quads (polymac_quads_body) and the zeroing of the frame they used:
- * the larger one when four messages have POLYMAC_AVX2_QUAD4_MIN whole
- * blocks, a quad of four-block steps. */
+ * the larger one when nlong, the count of messages with
+ * POLYMAC_AVX2_QUAD4_MIN whole blocks (the callers count them as they set
+ * up m), makes a quad of four-block steps. */
 static inline __attribute__((always_inline)) void
-polymac_quads_x86_avx2(struct polymac_quad_msg m[], size_t n, int zero_h)
+polymac_quads_x86_avx2(struct polymac_quad_msg m[], size_t n, int zero_h, size_t nlong)
 {
-    size_t nlong = 0;
-    for (size_t i = 0; i < n; i++)
-        nlong += m[i].whole >= POLYMAC_AVX2_QUAD4_MIN;
     if (nlong >= 4) {
         polymac_quads4_x86_avx2(m, n, zero_h);
         polymac_x86_burn(POLYMAC_AVX2_QUADS4_STACK);
@@ -516,14 +514,16 @@ static __attribute__((noinline)) void polymac_quads_run(uint8_t *const out[],
 {
     struct polymac_quad_msg m[POLYMAC_AVX2_QUAD_RUN];
     uint8_t pad[POLYMAC_AVX2_QUAD_RUN][16];
+    size_t nlong = 0;
     for (size_t i = 0; i < n; i++) {
         const size_t rest = lens[i] % 16;
         m[i] = (struct polymac_quad_msg){msgs[i], pad[i], keys[i], out[i], lens[i] / 16,
                                          rest != 0, {0, 0, 0}, 0};
+        nlong += m[i].whole >= POLYMAC_AVX2_QUAD4_MIN;
         if (rest)
             polymac_pad_last(pad[i], msgs[i] + (lens[i] - rest), rest);
     }
-    polymac_quads_x86_avx2(m, n, 1);
+    polymac_quads_x86_avx2(m, n, 1, nlong);
     uint8_t *po[POLYMAC_AVX2_QUAD_RUN];
     const uint8_t *pm[POLYMAC_AVX2_QUAD_RUN], *pk[POLYMAC_AVX2_QUAD_RUN];
     size_t pl[POLYMAC_AVX2_QUAD_RUN], np = 0;
@@ -575,16 +575,17 @@ static void polymac_quads_batch_h(uint8_t *const out[],
     struct polymac_quad_msg m[POLYMAC_AVX2_QUAD_RUN];
     for (size_t w = 0; w < n; w += POLYMAC_AVX2_QUAD_RUN) {
         const size_t c = n - w < POLYMAC_AVX2_QUAD_RUN ? n - w : POLYMAC_AVX2_QUAD_RUN;
-        size_t nq = 0;
+        size_t nq = 0, nlong = 0;
         for (size_t j = 0; j < c; j++) {
             const struct polymac_aead_rec *r = recs[w + j];
             m[j] = (struct polymac_quad_msg){msgs[w + j], r->tail + 32 - 16 * r->nt, keys[w + j],
                                              out[w + j], lens[w + j] / 16 - r->nt, r->nt,
                                              {r->h[0], r->h[1], r->h[2]}, 1};
             nq += m[j].whole >= POLYMAC_AVX2_QUAD_MIN;
+            nlong += m[j].whole >= POLYMAC_AVX2_QUAD4_MIN;
         }
         if (nq >= 4)
-            polymac_quads_x86_avx2(m, c, 0);
+            polymac_quads_x86_avx2(m, c, 0, nlong);
         /* the packets left: from the cold break-even the vector path, as
          * polymac_aead_verify runs them; the others in scalar code */
         const size_t cold = POLYMAC_AVX2_COLD;
