@@ -231,6 +231,12 @@ _Static_assert(POLYMAC_AVX2_QUAD_MIN >= 2, "a quad runs two-block steps");
 #ifndef POLYMAC_AVX2_QUAD4_MIN
 #define POLYMAC_AVX2_QUAD4_MIN 64
 #endif
+/* ... and the fewest such messages in a batch for it: one quad of them
+ * beside shorter ones did not pay for the larger frame's zeroing
+ * (measured: docs/log.md) */
+#ifndef POLYMAC_AVX2_QUAD4_COUNT
+#define POLYMAC_AVX2_QUAD4_COUNT 8
+#endif
 /* The longest message of the batch entries (max_len, max_len_h): above,
  * the one-shot (measured: docs/log.md) */
 #define POLYMAC_AVX2_QUAD_MAX 8192
@@ -425,24 +431,35 @@ static inline __attribute__((always_inline)) void polymac_quad_finish(struct pol
 
 /* The quads of the n <= POLYMAC_AVX2_QUAD_RUN messages m, longest first,
  * each message of a quad finished and marked (whole = SIZE_MAX); the
- * others left as they were.  table has room for maxpow powers. */
-static inline __attribute__((always_inline)) void
+ * others left as they were.  table has room for maxpow powers.  Returns
+ * 1 when it ran quads (its frame then holds key-derived words), 0 when
+ * there was no quad to run and 2, with maxpow 2, when
+ * POLYMAC_AVX2_QUAD4_COUNT messages have POLYMAC_AVX2_QUAD4_MIN whole
+ * blocks (quads of four-block steps): that batch goes to the frame with
+ * room for r^4.  Either way without a quad
+ * it read only lengths, which are public. */
+static inline __attribute__((always_inline)) int
 polymac_quads_body(struct polymac_quad_msg m[], size_t n, int zero_h, uint64_t *table,
                    unsigned maxpow)
 {
     uint64_t limbs[5 * 4];
     unsigned char at[POLYMAC_AVX2_QUAD_RUN];
-    size_t k = 0;
+    size_t k = 0, nlong = 0;
     /* the long enough ones, by whole blocks, longest first (lengths are
      * public) */
     for (size_t i = 0; i < n; i++) {
         if (m[i].whole < POLYMAC_AVX2_QUAD_MIN)
             continue;
+        nlong += m[i].whole >= POLYMAC_AVX2_QUAD4_MIN;
         size_t j = k++;
         for (; j > 0 && m[at[j - 1]].whole < m[i].whole; j--)
             at[j] = at[j - 1];
         at[j] = (unsigned char)i;
     }
+    if (k < 4)
+        return 0;
+    if (maxpow == 2 && nlong >= POLYMAC_AVX2_QUAD4_COUNT)
+        return 2;
     for (size_t g = 0; g + 4 <= k; g += 4) {
         struct polymac_quad_msg *const q[4] = {&m[at[g]], &m[at[g + 1]], &m[at[g + 2]],
                                                &m[at[g + 3]]};
@@ -454,15 +471,16 @@ polymac_quads_body(struct polymac_quad_msg m[], size_t n, int zero_h, uint64_t *
     }
     polymac_r26vec_wipe(table, maxpow * 9 * 4 * sizeof *table);
     polymac_r26vec_wipe(limbs, sizeof limbs);
+    return 1;
 }
 
 /* Two frames, so that a batch of shorter messages does not zero the
  * larger one: with room for r and r^2, and for r to r^4. */
-static __attribute__((noinline)) void polymac_quads2_x86_avx2(struct polymac_quad_msg m[],
-                                                              size_t n, int zero_h)
+static __attribute__((noinline)) int polymac_quads2_x86_avx2(struct polymac_quad_msg m[],
+                                                             size_t n, int zero_h)
 {
     uint64_t table[2 * 9 * 4];
-    polymac_quads_body(m, n, zero_h, table, 2);
+    return polymac_quads_body(m, n, zero_h, table, 2);
 }
 
 static __attribute__((noinline)) void polymac_quads4_x86_avx2(struct polymac_quad_msg m[],
@@ -472,18 +490,17 @@ static __attribute__((noinline)) void polymac_quads4_x86_avx2(struct polymac_qua
     polymac_quads_body(m, n, zero_h, table, 4);
 }
 
-/* The quads (polymac_quads_body) and the zeroing of the frame they used:
- * the larger one when nlong, the count of messages with
- * POLYMAC_AVX2_QUAD4_MIN whole blocks (the callers count them as they set
- * up m), makes a quad of four-block steps. */
+/* The quads, in the smaller frame unless it hands them to the larger one
+ * (polymac_quads_body), and the zeroing of the frame that ran them: the
+ * larger one's depth covers the smaller one's, called from here too. */
 static inline __attribute__((always_inline)) void
-polymac_quads_x86_avx2(struct polymac_quad_msg m[], size_t n, int zero_h, size_t nlong)
+polymac_quads_x86_avx2(struct polymac_quad_msg m[], size_t n, int zero_h)
 {
-    if (nlong >= 4) {
+    const int ran = polymac_quads2_x86_avx2(m, n, zero_h);
+    if (ran == 2) {
         polymac_quads4_x86_avx2(m, n, zero_h);
         polymac_x86_burn(POLYMAC_AVX2_QUADS4_STACK);
-    } else {
-        polymac_quads2_x86_avx2(m, n, zero_h);
+    } else if (ran == 1) {
         polymac_x86_burn(POLYMAC_AVX2_QUADS_STACK);
     }
 }
@@ -514,16 +531,14 @@ static __attribute__((noinline)) void polymac_quads_run(uint8_t *const out[],
 {
     struct polymac_quad_msg m[POLYMAC_AVX2_QUAD_RUN];
     uint8_t pad[POLYMAC_AVX2_QUAD_RUN][16];
-    size_t nlong = 0;
     for (size_t i = 0; i < n; i++) {
         const size_t rest = lens[i] % 16;
         m[i] = (struct polymac_quad_msg){msgs[i], pad[i], keys[i], out[i], lens[i] / 16,
                                          rest != 0, {0, 0, 0}, 0};
-        nlong += m[i].whole >= POLYMAC_AVX2_QUAD4_MIN;
         if (rest)
             polymac_pad_last(pad[i], msgs[i] + (lens[i] - rest), rest);
     }
-    polymac_quads_x86_avx2(m, n, 1, nlong);
+    polymac_quads_x86_avx2(m, n, 1);
     uint8_t *po[POLYMAC_AVX2_QUAD_RUN];
     const uint8_t *pm[POLYMAC_AVX2_QUAD_RUN], *pk[POLYMAC_AVX2_QUAD_RUN];
     size_t pl[POLYMAC_AVX2_QUAD_RUN], np = 0;
@@ -575,17 +590,16 @@ static void polymac_quads_batch_h(uint8_t *const out[],
     struct polymac_quad_msg m[POLYMAC_AVX2_QUAD_RUN];
     for (size_t w = 0; w < n; w += POLYMAC_AVX2_QUAD_RUN) {
         const size_t c = n - w < POLYMAC_AVX2_QUAD_RUN ? n - w : POLYMAC_AVX2_QUAD_RUN;
-        size_t nq = 0, nlong = 0;
+        size_t nq = 0;
         for (size_t j = 0; j < c; j++) {
             const struct polymac_aead_rec *r = recs[w + j];
             m[j] = (struct polymac_quad_msg){msgs[w + j], r->tail + 32 - 16 * r->nt, keys[w + j],
                                              out[w + j], lens[w + j] / 16 - r->nt, r->nt,
                                              {r->h[0], r->h[1], r->h[2]}, 1};
             nq += m[j].whole >= POLYMAC_AVX2_QUAD_MIN;
-            nlong += m[j].whole >= POLYMAC_AVX2_QUAD4_MIN;
         }
         if (nq >= 4)
-            polymac_quads_x86_avx2(m, c, 0, nlong);
+            polymac_quads_x86_avx2(m, c, 0);
         /* the packets left: from the cold break-even the vector path, as
          * polymac_aead_verify runs them; the others in scalar code */
         const size_t cold = POLYMAC_AVX2_COLD;
