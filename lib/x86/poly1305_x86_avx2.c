@@ -432,12 +432,12 @@ static inline __attribute__((always_inline)) void polymac_quad_finish(struct pol
 /* The quads of the n <= POLYMAC_AVX2_QUAD_RUN messages m, longest first,
  * each message of a quad finished and marked (whole = SIZE_MAX); the
  * others left as they were.  table has room for maxpow powers.  Returns
- * 1 when it ran quads (its frame then holds key-derived words), 0 when
- * there was no quad to run and 2, with maxpow 2, when
+ * 1 when it ran quads (its frame then holds key-derived words); 0 when
+ * there was no quad to run, and 2, with maxpow 2, when
  * POLYMAC_AVX2_QUAD4_COUNT messages have POLYMAC_AVX2_QUAD4_MIN whole
- * blocks (quads of four-block steps): that batch goes to the frame with
- * room for r^4.  Either way without a quad
- * it read only lengths, which are public. */
+ * blocks (quads of four-block steps), for the frame with room for r^4 to
+ * take the batch: both without running a quad, having read only
+ * lengths, which are public. */
 static inline __attribute__((always_inline)) int
 polymac_quads_body(struct polymac_quad_msg m[], size_t n, int zero_h, uint64_t *table,
                    unsigned maxpow)
