@@ -237,8 +237,12 @@ _Static_assert(POLYMAC_AVX2_QUAD_MIN >= 2, "a quad runs two-block steps");
 #ifndef POLYMAC_AVX2_QUAD4_COUNT
 #define POLYMAC_AVX2_QUAD4_COUNT 8
 #endif
-/* The longest message of the batch entries (max_len, max_len_h): above,
- * the one-shot (measured: docs/log.md) */
+/* The longest message the lanes take (max_len): above, the one-shot,
+ * but for whole sets of four up to POLYMAC_AVX2_QUAD_MAX (max_len_full,
+ * max_len_h), which a quad of four-block steps runs faster; a message
+ * that long beside three short ones gains nothing in a quad (measured:
+ * docs/log.md) */
+#define POLYMAC_AVX2_QUAD_ANY 2048
 #define POLYMAC_AVX2_QUAD_MAX 8192
 /* Entries a call takes at once (the front ends hand at most 64) */
 #define POLYMAC_AVX2_QUAD_RUN 64
@@ -435,9 +439,10 @@ static inline __attribute__((always_inline)) void polymac_quad_finish(struct pol
  * 1 when it ran quads (its frame then holds key-derived words); 0 when
  * there was no quad to run, and 2, with maxpow 2, when
  * POLYMAC_AVX2_QUAD4_COUNT messages have POLYMAC_AVX2_QUAD4_MIN whole
- * blocks (quads of four-block steps), for the frame with room for r^4 to
- * take the batch: both without running a quad, having read only
- * lengths, which are public. */
+ * blocks, or four are longer than POLYMAC_AVX2_QUAD_ANY (quads of
+ * four-block steps), for the frame with room for r^4 to take the batch:
+ * both without running a quad, having read only lengths, which are
+ * public. */
 static inline __attribute__((always_inline)) int
 polymac_quads_body(struct polymac_quad_msg m[], size_t n, int zero_h, uint64_t *table,
                    unsigned maxpow)
@@ -458,20 +463,35 @@ polymac_quads_body(struct polymac_quad_msg m[], size_t n, int zero_h, uint64_t *
     }
     if (k < 4)
         return 0;
-    if (maxpow == 2 && nlong >= POLYMAC_AVX2_QUAD4_COUNT)
+    if (maxpow == 2 && (nlong >= POLYMAC_AVX2_QUAD4_COUNT
+                        || m[at[3]].whole > POLYMAC_AVX2_QUAD_ANY / 16))
         return 2;
-    for (size_t g = 0; g + 4 <= k; g += 4) {
+    /* four in a row of the order, unless the first would leave the cold
+     * break-even's blocks or more to the scalar code after the quad's:
+     * that one is left to the caller (its one-shot, or the vector path
+     * from its h) */
+    const size_t cold = POLYMAC_AVX2_COLD;
+    int ran = 0;
+    for (size_t g = 0; g + 4 <= k;) {
         struct polymac_quad_msg *const q[4] = {&m[at[g]], &m[at[g + 1]], &m[at[g + 2]],
                                                &m[at[g + 3]]};
+        if (q[0]->whole - q[3]->whole >= cold) {
+            g++;
+            continue;
+        }
         polymac_quad_lanes(q, q[3]->whole, zero_h, table, maxpow, limbs);
         for (unsigned j = 0; j < 4; j++) {
             polymac_quad_finish(q[j]);
             q[j]->whole = SIZE_MAX;
         }
+        g += 4;
+        ran = 1;
     }
-    polymac_r26vec_wipe(table, maxpow * 9 * 4 * sizeof *table);
-    polymac_r26vec_wipe(limbs, sizeof limbs);
-    return 1;
+    if (ran) {
+        polymac_r26vec_wipe(table, maxpow * 9 * 4 * sizeof *table);
+        polymac_r26vec_wipe(limbs, sizeof limbs);
+    }
+    return ran;
 }
 
 /* Two frames, so that a batch of shorter messages does not zero the
@@ -618,7 +638,10 @@ static void polymac_quads_batch_h(uint8_t *const out[],
 
 static const struct polymac_lanes polymac_quads_lanes = {
     .run = polymac_quads_batch,
-    .max_len = POLYMAC_AVX2_QUAD_MAX,
+    .max_len = POLYMAC_AVX2_QUAD_ANY,
+    .max_len_full = POLYMAC_AVX2_QUAD_MAX,
+    .full = 4,
+    .full_min = 4,
     .min_len = POLYMAC_PAIRS_MIN_LEN,
     .min_same = 2,
     .min_mixed = 2,
