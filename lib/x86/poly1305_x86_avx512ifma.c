@@ -51,6 +51,12 @@
 #ifndef POLYMAC_IFMA_LIVE
 #define POLYMAC_IFMA_LIVE (polymac_x86_tuning()->ifma_live)
 #endif
+/* AHEAD: an AEAD's blocks before its vector span (ifma_spans_one) from
+ * which the powers are made before them, not after: a walk of one block
+ * costs less than the powers' reload (docs/log.md, 2026-12-06). */
+#ifndef POLYMAC_IFMA_AHEAD
+#define POLYMAC_IFMA_AHEAD 2
+#endif
 static inline size_t ifma_live_min(void)
 {
     const size_t n = POLYMAC_IFMA_LIVE;
@@ -840,7 +846,10 @@ IFMA_INLINE void ifma_r64_spans(uint64_t h[3], const struct polymac_span *sp, si
 /* ifma_spans_vector where span L alone reaches the cold break-even (the
  * AEAD's usual shape): the spans before it in one scalar walk, span L
  * (with the last span as its tail, if that follows it), then the rest in
- * one walk; straight-line, h in registers. */
+ * one walk; straight-line, h in registers.  With POLYMAC_IFMA_AHEAD blocks
+ * or more before L, the powers are made first and ifma_oneshot loads
+ * them: the walk, which their chain does not wait on, runs beside it
+ * instead of ahead of it. */
 static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
                                                      const struct polymac_span sp[], size_t n,
                                                      size_t L, const uint8_t key[32])
@@ -851,6 +860,13 @@ static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
     polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
     st->sm.powers = 0;
     if (L) {
+        size_t before = 0;
+        for (size_t i = 0; i < L; i++)
+            before += sp[i].nblocks;
+        if (before >= POLYMAC_IFMA_AHEAD) {
+            struct ifma_pow pa, pb, p16;
+            ifma_powers(st, &pa, &pb, &p16);
+        }
         ifma_r64_spans(h, sp, L, key, st);
         const struct polymac_r64 x = { h[0], h[1], h[2], 0, 0 };
         polymac_r64_to_r44(&x, l);
