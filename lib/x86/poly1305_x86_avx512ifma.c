@@ -51,9 +51,10 @@
 #ifndef POLYMAC_IFMA_LIVE
 #define POLYMAC_IFMA_LIVE (polymac_x86_tuning()->ifma_live)
 #endif
-/* AHEAD: an AEAD's blocks before its vector span (ifma_spans_one) from
- * which the powers are made before them, not after: a walk of one block
- * costs less than the powers' reload (docs/log.md, 2026-12-06). */
+/* AHEAD: the fewest blocks before an AEAD's vector span (ifma_spans_one)
+ * for which the powers are made before the scalar walk of those blocks
+ * rather than in ifma_oneshot after it; a compiled constant, chosen by
+ * polymac-ab (docs/log.md, 2026-12-06, night). */
 #ifndef POLYMAC_IFMA_AHEAD
 #define POLYMAC_IFMA_AHEAD 2
 #endif
