@@ -186,6 +186,18 @@ IFMA_INLINE void ifma_storelanes(struct ifma_state *st, unsigned set, struct ifm
     _mm512_storeu_si512((void *)st->v[set][2], h.h2);
 }
 
+/* r in radix 2^44 in every lane, from the state's radix-2^64 r. */
+IFMA_INLINE struct ifma_h ifma_r(const struct ifma_state *st)
+{
+    const uint64_t lo = st->sm.sc.r0, hi = st->sm.sc.r1;
+    const struct ifma_h r = {
+        _mm512_set1_epi64((long long)(lo & IFMA_M44)),
+        _mm512_set1_epi64((long long)(((lo >> 44) | (hi << 20)) & IFMA_M44)),
+        _mm512_set1_epi64((long long)(hi >> 24)),                /* < 2^36 */
+    };
+    return r;
+}
+
 /*
  * The powers of r are computed in four multiplication rounds, eight lanes
  * wide: r^2; [r^2, r, r^2, r, ...] x [r^2, r^2, 1, 1, r^2, r^2, 1, 1]
@@ -196,13 +208,9 @@ IFMA_INLINE void ifma_storelanes(struct ifma_state *st, unsigned set, struct ifm
  */
 IFMA_INLINE struct ifma_h ifma_powers8(const struct ifma_state *st)
 {
-    const uint64_t lo = st->sm.sc.r0, hi = st->sm.sc.r1;
+    const uint64_t hi = st->sm.sc.r1;
     const __m512i one = _mm512_set1_epi64(1);
-    const struct ifma_h r = {
-        _mm512_set1_epi64((long long)(lo & IFMA_M44)),
-        _mm512_set1_epi64((long long)(((lo >> 44) | (hi << 20)) & IFMA_M44)),
-        _mm512_set1_epi64((long long)(hi >> 24)),                /* < 2^36 */
-    };
+    const struct ifma_h r = ifma_r(st);
 
     /* every lane r^2, by squaring: 6 products, not 9 (faster: docs/log.md,
      * Figures moved out of lib/ comments); only its s2 is read, 20 r2 <
@@ -322,18 +330,19 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
 }
 
 /*
- * A tail of n blocks at p for a vector part of nblocks blocks, or none:
+ * A tail of n blocks at p for a vector part of nblocks blocks, or none
  * when the two are short of two groups (ifma_oneshot's first group would
- * be its last), and when the tail would leave a leading group of one
- * block, a product of both sets on the chain for it, which costs more
- * than the scalar blocks after the vector part (docs/log.md, 2026-12-03).
+ * be its last).  Where the tail leaves a leading group of one block, that
+ * group's product is by r made from r itself (ifma_oneshot), which waits
+ * on no round of the powers: cheaper than the tail's blocks in the scalar
+ * code after the vector part, on the chain to the tag (docs/log.md,
+ * 2026-12-07; with r from the powers' table it was not, 2026-12-03).
  */
 static inline struct ifma_tail ifma_tail_of(const uint8_t *p, size_t n, uint32_t hibit,
                                             size_t nblocks)
 {
     const struct ifma_tail none = { NULL, 0, 1 }, some = { p, (unsigned)n, hibit };
-    const size_t k = (nblocks + n) % 16;
-    return n >= 1 && n <= 2 && nblocks + n >= 32 && (k == 0 || k > 1) ? some : none;
+    return n >= 1 && n <= 2 && nblocks + n >= 32 ? some : none;
 }
 
 /*
@@ -390,7 +399,15 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
         return;
     }
     if (k > 0) {
-        const struct ifma_pow pk = ifma_bcast(&pa, &pb, (unsigned)k);
+        /* r^1 made from r itself, not taken from the table: the leading
+         * group's product then waits on no round of the powers */
+        struct ifma_pow pk;
+        if (k == 1) {
+            const struct ifma_h r = ifma_r(st);
+            pk = ifma_mkpow(r.h0, r.h1, r.h2);
+        } else {
+            pk = ifma_bcast(&pa, &pb, (unsigned)k);
+        }
         a = ifma_add(x, ifma_load_part(in, k < 8 ? k : 8, hb));
         a = ifma_mulred(a, pk, ifma_load8_acc(in + 16 * k, hb));
         if (k > 8) {
