@@ -389,15 +389,23 @@ static inline void polymac_r64_to_r44(const struct polymac_r64 *st, uint64_t l[3
     l[2] = (h[1] >> 24) | (h[2] << 40);
 }
 
-/* Takes limbs of up to 63 bits each and stores their sum
- * l0 + l1 2^44 + l2 2^88 in st, partially reduced. */
-static inline void polymac_r64_from_r44(struct polymac_r64 *st, const uint64_t l[3])
+/* The sum l0 + l1 2^44 + l2 2^88 of limbs of up to 63 bits each into
+ * h[3], not reduced: h2 below 2^24, as polymac_r64_finish takes it. */
+static inline void polymac_r64_sum44(uint64_t h[3], const uint64_t l[3])
 {
     polymac_u128 t = (polymac_u128)l[0] + ((polymac_u128)l[1] << 44);
-    uint64_t h0 = (uint64_t)t;
+    h[0] = (uint64_t)t;
     t = (t >> 64) + ((polymac_u128)l[2] << 24);
-    uint64_t f[3];
-    polymac_r64_fold(f, h0, (uint64_t)t, (uint64_t)(t >> 64));
+    h[1] = (uint64_t)t;
+    h[2] = (uint64_t)(t >> 64);
+}
+
+/* The same sum stored in st, partially reduced. */
+static inline void polymac_r64_from_r44(struct polymac_r64 *st, const uint64_t l[3])
+{
+    uint64_t h[3], f[3];
+    polymac_r64_sum44(h, l);
+    polymac_r64_fold(f, h[0], h[1], h[2]);
     st->h0 = f[0];
     st->h1 = f[1];
     st->h2 = f[2];

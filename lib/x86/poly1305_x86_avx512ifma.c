@@ -763,12 +763,18 @@ static __attribute__((noinline)) void ifma_auth_vector(uint8_t tag[16], const ui
     const struct ifma_tail tl = ifma_tail_of(last, rest != 0, 0, nblocks);
     ifma_oneshot_call(st, msg, nblocks, &tl, l);
     ifma_burn();
-    struct polymac_r64 h;
-    polymac_r64_from_r44(&h, l);
-    polymac_wipe(l, sizeof l);
-    uint64_t x[3] = { h.h0, h.h1, h.h2 };
-    if (rest && !tl.n)
+    uint64_t x[3];
+    if (rest && !tl.n) {
+        struct polymac_r64 h;
+        polymac_r64_from_r44(&h, l);
+        x[0] = h.h0;
+        x[1] = h.h1;
+        x[2] = h.h2;
         polymac_r64_core(x, st->sm.sc.r0, st->sm.sc.r1, last, 1, 0);
+    } else {
+        polymac_r64_sum44(x, l);     /* the tag's finish reduces it */
+    }
+    polymac_wipe(l, sizeof l);
     polymac_r64_finish(tag, x[0], x[1], x[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
@@ -894,14 +900,17 @@ static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
                                              1, nb);
     ifma_oneshot_call(st, sp[L].p, nb, &tl, l);
     ifma_burn();
-    struct polymac_r64 x;
-    polymac_r64_from_r44(&x, l);
-    polymac_wipe(l, sizeof l);
-    h[0] = x.h0;
-    h[1] = x.h1;
-    h[2] = x.h2;
-    if (!tl.n && L + 1 < n)
+    if (!tl.n && L + 1 < n) {
+        struct polymac_r64 x;
+        polymac_r64_from_r44(&x, l);
+        h[0] = x.h0;
+        h[1] = x.h1;
+        h[2] = x.h2;
         ifma_r64_spans(h, sp + L + 1, n - L - 1, key, st);
+    } else {
+        polymac_r64_sum44(h, l);     /* the tag's finish reduces it */
+    }
+    polymac_wipe(l, sizeof l);
     polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
