@@ -867,6 +867,24 @@ IFMA_INLINE void ifma_r64_spans(uint64_t h[3], const struct polymac_span *sp, si
 #endif
 }
 
+/* A single block m before the vector span (an AEAD's AAD of 1 to 16
+ * bytes, the usual case): h = m r into l, radix 2^44, for lane 0 of the
+ * span's first block, as one vector product by r (made from r itself),
+ * which runs beside the powers' first round, in place of the scalar
+ * walk and its conversion (docs/log.md, 2026-12-07).  Its limbs are a
+ * product's, as a lane's after any step (test/unit/bounds.c). */
+IFMA_INLINE void ifma_block_r(const struct ifma_state *st, const uint8_t *m, uint64_t l[3])
+{
+    const struct ifma_h r = ifma_r(st);
+    const __m512i z = _mm512_setzero_si512();
+    const struct ifma_h zero = {z, z, z};
+    const struct ifma_h y = ifma_mulred(ifma_load_part(m, 1, ifma_hibit(1)),
+                                        ifma_mkpow(r.h0, r.h1, r.h2), zero);
+    l[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(y.h0));
+    l[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(y.h1));
+    l[2] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(y.h2));
+}
+
 /* ifma_spans_vector where span L alone reaches the cold break-even (the
  * AEAD's usual shape): the spans before it in one scalar walk, span L
  * (with the last span as its tail, if that follows it), then the rest in
@@ -883,7 +901,9 @@ static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
     uint64_t h[3] = {0, 0, 0}, l[3] = {0, 0, 0};
     polymac_clamp64(&st->sm.sc.r0, &st->sm.sc.r1, key);
     st->sm.powers = 0;
-    if (L) {
+    if (L == 1 && sp[0].nblocks == 1) {
+        ifma_block_r(st, sp[0].p, l);
+    } else if (L) {
         size_t before = 0;
         for (size_t i = 0; i < L; i++)
             before += sp[i].nblocks;
