@@ -886,12 +886,12 @@ IFMA_INLINE void ifma_block_r(const struct ifma_state *st, const uint8_t *m, uin
 }
 
 /* ifma_spans_vector where span L alone reaches the cold break-even (the
- * AEAD's usual shape): the spans before it in one scalar walk, span L
- * (with the last span as its tail, if that follows it), then the rest in
- * one walk; straight-line, h in registers.  With POLYMAC_IFMA_AHEAD blocks
- * or more before L, the powers are made first and ifma_oneshot loads
- * them: the walk, which their chain does not wait on, runs beside it
- * instead of ahead of it. */
+ * AEAD's usual shape): the spans before it in one scalar walk (a single
+ * block: ifma_block_r), span L (with the last span as its tail, if that
+ * follows it), then the rest in one walk; straight-line, h in registers.
+ * With POLYMAC_IFMA_AHEAD blocks or more before L, the powers are made
+ * first and ifma_oneshot loads them: the walk, which their chain does not
+ * wait on, runs beside it instead of ahead of it. */
 static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
                                                      const struct polymac_span sp[], size_t n,
                                                      size_t L, const uint8_t key[32])
