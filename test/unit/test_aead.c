@@ -228,7 +228,10 @@ END_TEST
  * kernel's one-shot of spans, x86-avx512ifma's vector code from 20
  * blocks a span), both long, past the two-group loop; ciphertexts whose
  * padded block and lengths end the vector part's last group (x86-avx512ifma:
- * 496, 1008, 4080 with the lengths alone, 1200, 1420, 4100 with both); a
+ * 496, 1008, 4080 with the lengths alone, 1200, 1420, 4100 with both;
+ * 1024 and 16384 with the lengths, which leave a leading group of one
+ * block; an AAD of one block, 1, 13 or 16 bytes, before any of these is
+ * a vector product of its own); a
  * long span's last one to three blocks and the next span's first, which
  * x86-avx2 gathers into a group (the AAD's 1008 with the ciphertext, 1012
  * with its padded block; the ciphertext's 657, 680, 1008, 1200, 1208 with
