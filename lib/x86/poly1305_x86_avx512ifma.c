@@ -54,7 +54,7 @@
 /* AHEAD: the fewest blocks before an AEAD's vector span (ifma_spans_one)
  * for which the powers are made before the scalar walk of those blocks
  * rather than in ifma_oneshot after it; a compiled constant, chosen by
- * polymac-ab (docs/log.md, 2026-12-06, night). */
+ * polymac-ab (docs/log.md, "The AAD's walk beside the powers"). */
 #ifndef POLYMAC_IFMA_AHEAD
 #define POLYMAC_IFMA_AHEAD 2
 #endif
@@ -198,6 +198,14 @@ IFMA_INLINE struct ifma_h ifma_r(const struct ifma_state *st)
     return r;
 }
 
+/* The same r as a factor: a product by it waits on no round of the
+ * powers (ifma_oneshot's leading group of one, ifma_block_r). */
+IFMA_INLINE struct ifma_pow ifma_rpow(const struct ifma_state *st)
+{
+    const struct ifma_h r = ifma_r(st);
+    return ifma_mkpow(r.h0, r.h1, r.h2);
+}
+
 /*
  * The powers of r are computed in four multiplication rounds, eight lanes
  * wide: r^2; [r^2, r, r^2, r, ...] x [r^2, r^2, 1, 1, r^2, r^2, 1, 1]
@@ -335,8 +343,8 @@ IFMA_INLINE void ifma_live(struct ifma_state *st, struct ifma_h a, const struct 
  * be its last).  Where the tail leaves a leading group of one block, that
  * group's product is by r made from r itself (ifma_oneshot), which waits
  * on no round of the powers: cheaper than the tail's blocks in the scalar
- * code after the vector part, on the chain to the tag (docs/log.md,
- * 2026-12-07; with r from the powers' table it was not, 2026-12-03).
+ * code after the vector part, on the chain to the tag (docs/log.md, "A
+ * leading group of one block, multiplied by r itself").
  */
 static inline struct ifma_tail ifma_tail_of(const uint8_t *p, size_t n, uint32_t hibit,
                                             size_t nblocks)
@@ -399,15 +407,8 @@ IFMA_INLINE void ifma_oneshot(struct ifma_state *st, const uint8_t *in, size_t n
         return;
     }
     if (k > 0) {
-        /* r^1 made from r itself, not taken from the table: the leading
-         * group's product then waits on no round of the powers */
-        struct ifma_pow pk;
-        if (k == 1) {
-            const struct ifma_h r = ifma_r(st);
-            pk = ifma_mkpow(r.h0, r.h1, r.h2);
-        } else {
-            pk = ifma_bcast(&pa, &pb, (unsigned)k);
-        }
+        /* r^1 made from r itself, not taken from the table */
+        const struct ifma_pow pk = k == 1 ? ifma_rpow(st) : ifma_bcast(&pa, &pb, (unsigned)k);
         a = ifma_add(x, ifma_load_part(in, k < 8 ? k : 8, hb));
         a = ifma_mulred(a, pk, ifma_load8_acc(in + 16 * k, hb));
         if (k > 8) {
@@ -763,18 +764,14 @@ static __attribute__((noinline)) void ifma_auth_vector(uint8_t tag[16], const ui
     const struct ifma_tail tl = ifma_tail_of(last, rest != 0, 0, nblocks);
     ifma_oneshot_call(st, msg, nblocks, &tl, l);
     ifma_burn();
+    /* unreduced, as the tag's finish takes it; folded for a scalar block */
     uint64_t x[3];
-    if (rest && !tl.n) {
-        struct polymac_r64 h;
-        polymac_r64_from_r44(&h, l);
-        x[0] = h.h0;
-        x[1] = h.h1;
-        x[2] = h.h2;
-        polymac_r64_core(x, st->sm.sc.r0, st->sm.sc.r1, last, 1, 0);
-    } else {
-        polymac_r64_sum44(x, l);     /* the tag's finish reduces it */
-    }
+    polymac_r64_sum44(x, l);
     polymac_wipe(l, sizeof l);
+    if (rest && !tl.n) {
+        polymac_r64_fold(x, x[0], x[1], x[2]);
+        polymac_r64_core(x, st->sm.sc.r0, st->sm.sc.r1, last, 1, 0);
+    }
     polymac_r64_finish(tag, x[0], x[1], x[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
@@ -871,15 +868,15 @@ IFMA_INLINE void ifma_r64_spans(uint64_t h[3], const struct polymac_span *sp, si
  * bytes, the usual case): h = m r into l, radix 2^44, for lane 0 of the
  * span's first block, as one vector product by r (made from r itself),
  * which runs beside the powers' first round, in place of the scalar
- * walk and its conversion (docs/log.md, 2026-12-07).  Its limbs are a
- * product's, as a lane's after any step (test/unit/bounds.c). */
+ * walk and its conversion (docs/log.md, "A one-block AAD as one vector
+ * product by r").  Its limbs are a product's, as a lane's after any step
+ * (test/unit/bounds.c). */
 IFMA_INLINE void ifma_block_r(const struct ifma_state *st, const uint8_t *m, uint64_t l[3])
 {
-    const struct ifma_h r = ifma_r(st);
     const __m512i z = _mm512_setzero_si512();
     const struct ifma_h zero = {z, z, z};
-    const struct ifma_h y = ifma_mulred(ifma_load_part(m, 1, ifma_hibit(1)),
-                                        ifma_mkpow(r.h0, r.h1, r.h2), zero);
+    const struct ifma_h y = ifma_mulred(ifma_load_part(m, 1, ifma_hibit(1)), ifma_rpow(st),
+                                        zero);
     l[0] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(y.h0));
     l[1] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(y.h1));
     l[2] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(y.h2));
@@ -920,17 +917,13 @@ static __attribute__((noinline)) void ifma_spans_one(uint8_t tag[16],
                                              1, nb);
     ifma_oneshot_call(st, sp[L].p, nb, &tl, l);
     ifma_burn();
-    if (!tl.n && L + 1 < n) {
-        struct polymac_r64 x;
-        polymac_r64_from_r44(&x, l);
-        h[0] = x.h0;
-        h[1] = x.h1;
-        h[2] = x.h2;
-        ifma_r64_spans(h, sp + L + 1, n - L - 1, key, st);
-    } else {
-        polymac_r64_sum44(h, l);     /* the tag's finish reduces it */
-    }
+    /* unreduced, as the tag's finish takes it; folded for a scalar walk */
+    polymac_r64_sum44(h, l);
     polymac_wipe(l, sizeof l);
+    if (!tl.n && L + 1 < n) {
+        polymac_r64_fold(h, h[0], h[1], h[2]);
+        ifma_r64_spans(h, sp + L + 1, n - L - 1, key, st);
+    }
     polymac_r64_finish(tag, h[0], h[1], h[2], key + 16);
     ifma_wipe(st, offsetof(struct ifma_state, v));
 }
