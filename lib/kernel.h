@@ -14,9 +14,17 @@
 #define POLYMAC_KS_ALIGN 64
 
 /* The shortest message a kernel's auth is handed: every auth runs the
- * radix-2^64 one-shot below its cold break-even, which is at least eight
- * blocks, so the front end runs shorter ones itself, without the call. */
+ * radix-2^64 one-shot below its cold break-even, so the front end runs
+ * shorter ones itself, without the call.  It is the smallest cold
+ * break-even of the architecture's kernels, times 16: on x86-64 20
+ * blocks (x86-avx512ifma on Intel Emerald Rapids; every tuning row is
+ * checked against it, POLYMAC_X86_TUNING_OK, and x86-avx512's constants
+ * are asserted), elsewhere 8 (aarch64 and armhf NEON, s390x VX). */
+#if defined(__x86_64__)
+#define POLYMAC_AUTH_MIN 320
+#else
 #define POLYMAC_AUTH_MIN 128
+#endif
 
 /* A run of whole blocks at p, all with hibit 1: a message of auth_spans
  * is the concatenation of its spans (the AEAD layout of RFC 8439

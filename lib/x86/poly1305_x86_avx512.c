@@ -39,6 +39,9 @@ _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4,
                "the four-lane core takes a group");
 _Static_assert(POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
                "a break-even of at least one block");
+_Static_assert(POLYMAC_AVX512_MIN4_COLD >= POLYMAC_AUTH_MIN / 16
+                   && POLYMAC_AVX512_MIN8_COLD >= POLYMAC_AUTH_MIN / 16,
+               "the front end runs one-shots under POLYMAC_AUTH_MIN itself");
 /* the one-shot's vector code starts at the lower cold break-even */
 #define AVX512_COLD                                                              \
     (POLYMAC_AVX512_MIN8_COLD < POLYMAC_AVX512_MIN4_COLD ? POLYMAC_AVX512_MIN8_COLD \

@@ -9,20 +9,23 @@
 #include <stdint.h>
 
 #include "../cpu.h"
+#include "../kernel.h"
 
 /* The thresholds, in blocks per call, that depend on the CPU.  Each
  * kernel's source says what its own choose (POLYMAC_AVX2_COLD, ...).
  * They only pick a path: every row holds values its kernels allow, and
- * cold break-evens of at least eight blocks (kernel.h: POLYMAC_AUTH_MIN),
- * POLYMAC_X86_TUNING_OK, which the tuning-row test checks for every row. */
+ * cold break-evens of at least POLYMAC_AUTH_MIN / 16 blocks (kernel.h: the
+ * front end runs shorter one-shots itself), POLYMAC_X86_TUNING_OK, which
+ * the tuning-row test checks for every row. */
 struct polymac_x86_tuning {
     uint32_t avx2_cold, avx2_warm, avx2_r8;
     uint32_t ifma_cold, ifma_warm, ifma_live;
 };
 
 #define POLYMAC_X86_TUNING_OK(t)                                                 \
-    ((t).avx2_cold >= 8 && (t).avx2_warm >= 4 && (t).avx2_r8 >= 1                 \
-     && (t).ifma_cold >= 8 && (t).ifma_warm >= 1 && (t).ifma_live >= 1            \
+    ((t).avx2_cold >= POLYMAC_AUTH_MIN / 16 && (t).avx2_warm >= 4 && (t).avx2_r8 >= 1 \
+     && (t).ifma_cold >= POLYMAC_AUTH_MIN / 16 && (t).ifma_warm >= 1              \
+     && (t).ifma_live >= 1                                                        \
      && (t).ifma_live <= 16)
 
 /* a row for every model of its family */
