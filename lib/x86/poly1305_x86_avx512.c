@@ -23,14 +23,21 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * x86-avx512ifma wherever this kernel would be chosen, so it runs by name
  * and for its batch pairs; lab/tune measured these on Intel Emerald
  * Rapids, and its forced builds define them on the command line. */
+#define AVX512_MIN4_COLD_OWN 55
+#define AVX512_MIN8_COLD_OWN 45
+/* the front end runs one-shots under POLYMAC_AUTH_MIN itself; lab/tune's
+ * builds define lower values, for the kernel's own paths */
+_Static_assert(AVX512_MIN4_COLD_OWN >= POLYMAC_AUTH_MIN / 16
+                   && AVX512_MIN8_COLD_OWN >= POLYMAC_AUTH_MIN / 16,
+               "cold break-evens at or above the front end's cut");
 #ifndef POLYMAC_AVX512_MIN4_COLD
-#define POLYMAC_AVX512_MIN4_COLD 55
+#define POLYMAC_AVX512_MIN4_COLD AVX512_MIN4_COLD_OWN
 #endif
 #ifndef POLYMAC_AVX512_MIN4_WARM
 #define POLYMAC_AVX512_MIN4_WARM 16
 #endif
 #ifndef POLYMAC_AVX512_MIN8_COLD
-#define POLYMAC_AVX512_MIN8_COLD 45
+#define POLYMAC_AVX512_MIN8_COLD AVX512_MIN8_COLD_OWN
 #endif
 #ifndef POLYMAC_AVX512_MIN8_WARM
 #define POLYMAC_AVX512_MIN8_WARM 13
@@ -39,9 +46,6 @@ _Static_assert(POLYMAC_AVX512_MIN4_COLD >= 4 && POLYMAC_AVX512_MIN4_WARM >= 4,
                "the four-lane core takes a group");
 _Static_assert(POLYMAC_AVX512_MIN8_COLD >= 1 && POLYMAC_AVX512_MIN8_WARM >= 1,
                "a break-even of at least one block");
-_Static_assert(POLYMAC_AVX512_MIN4_COLD >= POLYMAC_AUTH_MIN / 16
-                   && POLYMAC_AVX512_MIN8_COLD >= POLYMAC_AUTH_MIN / 16,
-               "the front end runs one-shots under POLYMAC_AUTH_MIN itself");
 /* the one-shot's vector code starts at the lower cold break-even */
 #define AVX512_COLD                                                              \
     (POLYMAC_AVX512_MIN8_COLD < POLYMAC_AVX512_MIN4_COLD ? POLYMAC_AVX512_MIN8_COLD \
