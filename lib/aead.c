@@ -185,16 +185,16 @@ static inline void r64_spans_oneshot(uint8_t *tag, uint64_t hv[3],
 #endif
 
 /* Whether kernel k's tag of the layout runs in radix 2^64 in the front
- * end, where k has an auth: under POLYMAC_AUTH_MIN bytes (polymac_auth's
- * rule), or where k's auth_spans would leave it there for certain, every
- * span shorter than POLYMAC_AUTH_MIN, below every cold break-even
- * (kernel.h). */
+ * end, where k has an auth: under the cut (polymac_auth's rule,
+ * dispatch.h: polymac_auth_cut), or where k's auth_spans would leave it
+ * there for certain, every span shorter than the cut, below every cold
+ * break-even of this CPU's kernels. */
 static inline int aead_brief_layout(const struct polymac_kernel *k, size_t alen, size_t clen)
 {
 #ifdef POLYMAC_HAVE_R64
-    return k->auth && alen < POLYMAC_AUTH_MIN && clen < POLYMAC_AUTH_MIN
-           && (k->auth_spans
-               || (alen + 15) / 16 + (clen + 15) / 16 + 1 < POLYMAC_AUTH_MIN / 16);
+    const size_t cut = polymac_auth_cut_bytes();
+    return k->auth && alen < cut && clen < cut
+           && (k->auth_spans || (alen + 15) / 16 + (clen + 15) / 16 + 1 < cut / 16);
 #else
     (void)k, (void)alen, (void)clen;
     return 0;
@@ -202,7 +202,7 @@ static inline int aead_brief_layout(const struct polymac_kernel *k, size_t alen,
 }
 
 #ifdef POLYMAC_R64_AEAD
-/* A layout under POLYMAC_AUTH_MIN bytes: the whole of it in one asm
+/* A brief layout (aead_brief_layout): the whole of it in one asm
  * block, nothing staged in memory, h in registers to the tag; out of line,
  * where the larger paths' frame is not set up. */
 __attribute__((noinline)) static int aead_brief(uint8_t tag[16], const uint8_t *aad,
@@ -247,9 +247,9 @@ __attribute__((noinline)) static int aead_spans_tag(uint8_t tag[16], const uint8
     return POLYMAC_OK;
 }
 
-/* One tag with kernel k: where k has an auth, the padded layout under
- * POLYMAC_AUTH_MIN bytes (brief) in radix 2^64 (polymac_auth's rule),
- * longer ones through aead_spans_tag; POLYMAC_OK.  Each path a call of
+/* One tag with kernel k: where k has an auth, a brief layout (under the
+ * cut, aead_brief_layout) in radix 2^64 (polymac_auth's rule), longer
+ * ones through aead_spans_tag; POLYMAC_OK.  Each path a call of
  * its own, which polymac_aead_auth makes as a tail call: it sets up no
  * frame of its own. */
 static inline __attribute__((always_inline)) int aead_tag(const struct polymac_kernel *k,

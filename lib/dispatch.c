@@ -188,10 +188,15 @@ static int supported_by_name(const char *name)
 
 /* The CPU's tuning rows, before any kernel runs (the self-test) or is
  * published: the publication's release carries them to every reader. */
+_Atomic uint32_t polymac_auth_cut = POLYMAC_AUTH_MIN;
+
 static void choose_tuning(void)
 {
 #ifdef POLYMAC_HAVE_X86_TUNING
     polymac_x86_tuning_choose();
+    atomic_store_explicit(&polymac_auth_cut,
+                          polymac_x86_auth_cut(polymac_x86_tuning(), polymac_cpu_bits()),
+                          memory_order_relaxed);
 #endif
 }
 

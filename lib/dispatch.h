@@ -22,6 +22,20 @@ extern _Atomic(const struct polymac_kernel *) polymac_active_kernel;
  * no kernel of this build passed its self-test. */
 const struct polymac_kernel *polymac_select_first(void);
 
+/* The shortest message, in bytes, that the front end hands a kernel's
+ * auth (below it, and for the AEAD's layouts whose AAD and ciphertext are
+ * each below it, the front end runs the radix-2^64 one-shot itself): the
+ * smallest cold break-even among the kernels this CPU can run, times 16,
+ * so that every kernel would have run such a message in radix 2^64 too.
+ * POLYMAC_AUTH_MIN (kernel.h) until the tuning rows are chosen, and where
+ * the architecture has none; set before any kernel is published. */
+extern _Atomic uint32_t polymac_auth_cut;
+
+static inline size_t polymac_auth_cut_bytes(void)
+{
+    return atomic_load_explicit(&polymac_auth_cut, memory_order_relaxed);
+}
+
 /* The kernel new messages use (NULL when none passed its self-test): one
  * acquire load on the hot path. */
 static inline const struct polymac_kernel *polymac_active(void)

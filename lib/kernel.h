@@ -13,13 +13,16 @@
 #define POLYMAC_KS_BYTES 1024
 #define POLYMAC_KS_ALIGN 64
 
-/* The shortest message a kernel's auth is handed: every auth runs the
- * radix-2^64 one-shot below its cold break-even, so the front end runs
- * shorter ones itself, without the call.  It is the smallest cold
- * break-even of the architecture's kernels, times 16: on x86-64 20
- * blocks (x86-avx512ifma on Intel Emerald Rapids; every tuning row is
- * checked against it, POLYMAC_X86_TUNING_OK, and x86-avx512's constants
- * are asserted), elsewhere 8 (aarch64 and armhf NEON, s390x VX). */
+/* The shortest message a kernel's auth is handed on any CPU of the
+ * architecture: every auth runs the radix-2^64 one-shot below its cold
+ * break-even, so the front end runs shorter ones itself, without the
+ * call.  It is the smallest cold break-even of the architecture's
+ * kernels, times 16: on x86-64 20 blocks (x86-avx512ifma on Intel
+ * Emerald Rapids; every tuning row is checked against it,
+ * POLYMAC_X86_TUNING_OK, and x86-avx512's constants are asserted),
+ * elsewhere 8 (aarch64 and armhf NEON, s390x VX).  On x86-64 the front
+ * end's cut is the CPU's own, at least this (dispatch.h:
+ * polymac_auth_cut). */
 #if defined(__x86_64__)
 #define POLYMAC_AUTH_MIN 320
 #else

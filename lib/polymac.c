@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) void auth_one(const struct polymac_
                                                            size_t len, const uint8_t key[32])
 {
 #ifdef POLYMAC_HAVE_R64
-    if (k->auth && len < POLYMAC_AUTH_MIN) {
+    if (k->auth && len < polymac_auth_cut_bytes()) {
         polymac_r64_oneshot(tag, msg, len, key);
         return;
     }

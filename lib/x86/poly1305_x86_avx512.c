@@ -4,6 +4,7 @@
 /* Copyright (c) 2026 the libpolymac authors */
 #include "r26vec.h"
 #include "burn.h"
+#include "tuning.h"
 #include "../registry.h"
 
 /* What every message uses first (a short one wipes only v.s), then the
@@ -23,21 +24,19 @@ _Static_assert(sizeof(struct avx512_state) <= POLYMAC_KS_BYTES, "state fits");
  * x86-avx512ifma wherever this kernel would be chosen, so it runs by name
  * and for its batch pairs; lab/tune measured these on Intel Emerald
  * Rapids, and its forced builds define them on the command line. */
-#define AVX512_MIN4_COLD_OWN 55
-#define AVX512_MIN8_COLD_OWN 45
 /* the front end runs one-shots under POLYMAC_AUTH_MIN itself; lab/tune's
  * builds define lower values, for the kernel's own paths */
-_Static_assert(AVX512_MIN4_COLD_OWN >= POLYMAC_AUTH_MIN / 16
-                   && AVX512_MIN8_COLD_OWN >= POLYMAC_AUTH_MIN / 16,
+_Static_assert(POLYMAC_X86_AVX512_MIN4_COLD >= POLYMAC_AUTH_MIN / 16
+                   && POLYMAC_X86_AVX512_MIN8_COLD >= POLYMAC_AUTH_MIN / 16,
                "cold break-evens at or above the front end's cut");
 #ifndef POLYMAC_AVX512_MIN4_COLD
-#define POLYMAC_AVX512_MIN4_COLD AVX512_MIN4_COLD_OWN
+#define POLYMAC_AVX512_MIN4_COLD POLYMAC_X86_AVX512_MIN4_COLD
 #endif
 #ifndef POLYMAC_AVX512_MIN4_WARM
 #define POLYMAC_AVX512_MIN4_WARM 16
 #endif
 #ifndef POLYMAC_AVX512_MIN8_COLD
-#define POLYMAC_AVX512_MIN8_COLD AVX512_MIN8_COLD_OWN
+#define POLYMAC_AVX512_MIN8_COLD POLYMAC_X86_AVX512_MIN8_COLD
 #endif
 #ifndef POLYMAC_AVX512_MIN8_WARM
 #define POLYMAC_AVX512_MIN8_WARM 13

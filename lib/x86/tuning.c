@@ -69,3 +69,18 @@ void polymac_x86_tuning_choose(void)
     atomic_store_explicit(&polymac_x86_tuning_in_use, polymac_x86_tuning_find(polymac_cpu_id()),
                           memory_order_relaxed);
 }
+
+uint32_t polymac_x86_auth_cut(const struct polymac_x86_tuning *t, uint32_t cpu_bits)
+{
+    const uint32_t ifma = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F;
+    uint32_t cold = UINT32_C(1) << 26;         /* no vector kernel: 1 GiB */
+    if ((cpu_bits & ifma) == ifma && t->ifma_cold < cold)
+        cold = t->ifma_cold;
+    if ((cpu_bits & POLYMAC_CPU_X86_AVX2) && t->avx2_cold < cold)
+        cold = t->avx2_cold;
+    if ((cpu_bits & POLYMAC_CPU_X86_AVX512F) && POLYMAC_X86_AVX512_MIN8_COLD < cold)
+        cold = POLYMAC_X86_AVX512_MIN8_COLD;
+    if ((cpu_bits & POLYMAC_CPU_X86_AVX512F) && POLYMAC_X86_AVX512_MIN4_COLD < cold)
+        cold = POLYMAC_X86_AVX512_MIN4_COLD;
+    return cold < POLYMAC_AUTH_MIN / 16 ? POLYMAC_AUTH_MIN : 16 * cold;
+}

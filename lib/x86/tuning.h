@@ -49,6 +49,17 @@ const struct polymac_x86_tuning_row *polymac_x86_tuning_find(struct polymac_cpu_
  * publishes a kernel; every call stores the same pointer). */
 void polymac_x86_tuning_choose(void);
 
+/* x86-avx512's cold break-evens (its own, compiled in; lab/tune's builds
+ * of it define others) */
+#define POLYMAC_X86_AVX512_MIN4_COLD 55
+#define POLYMAC_X86_AVX512_MIN8_COLD 45
+
+/* polymac_auth_cut for a CPU with these POLYMAC_CPU_* bits and row t:
+ * 16 times the smallest cold break-even of the x86 kernels the bits allow
+ * (x86-avx512ifma, x86-avx2, x86-avx512), at least POLYMAC_AUTH_MIN;
+ * with none of them 1 GiB (every one-shot is radix 2^64 anyway). */
+uint32_t polymac_x86_auth_cut(const struct polymac_x86_tuning *t, uint32_t cpu_bits);
+
 /* The row in use: the default until the dispatcher chose. */
 extern const struct polymac_x86_tuning_row *_Atomic polymac_x86_tuning_in_use;
 

@@ -25,6 +25,7 @@
 #include "polymac.h"
 #include "cpu.h"
 #include "x86/tuning.h"
+#include "dispatch.h"
 
 static int failed;
 
@@ -126,6 +127,36 @@ int main(int argc, char **argv)
 
     /* what the kernels read is the row in use */
     check(polymac_x86_tuning() == &row->t, "the kernels read the row in use");
+
+    /* the front end's cut (dispatch.h: polymac_auth_cut): for every row
+     * and every set of the x86 kernels' CPU bits, at least
+     * POLYMAC_AUTH_MIN and at most 16 times the cold break-even of each
+     * kernel those bits allow, equal to one of them where any is allowed;
+     * the cut in use is the row in use's for this CPU's bits */
+    const uint32_t ifma = POLYMAC_CPU_X86_AVX512IFMA | POLYMAC_CPU_X86_AVX512F;
+    for (unsigned i = 0; i < n; i++)
+        for (uint32_t b = 0; b < 8; b++) {
+            const uint32_t bits = (b & 1 ? POLYMAC_CPU_X86_AVX2 : 0)
+                                  | (b & 2 ? POLYMAC_CPU_X86_AVX512F : 0)
+                                  | (b & 4 ? POLYMAC_CPU_X86_AVX512IFMA : 0);
+            const struct polymac_x86_tuning *t = &rows[i].t;
+            const uint32_t cut = polymac_x86_auth_cut(t, bits);
+            uint32_t low = UINT32_C(1) << 26;
+            if ((bits & ifma) == ifma && t->ifma_cold < low)
+                low = t->ifma_cold;
+            if ((bits & POLYMAC_CPU_X86_AVX2) && t->avx2_cold < low)
+                low = t->avx2_cold;
+            if ((bits & POLYMAC_CPU_X86_AVX512F) && POLYMAC_X86_AVX512_MIN8_COLD < low)
+                low = POLYMAC_X86_AVX512_MIN8_COLD;
+            if ((bits & POLYMAC_CPU_X86_AVX512F) && POLYMAC_X86_AVX512_MIN4_COLD < low)
+                low = POLYMAC_X86_AVX512_MIN4_COLD;
+            char what[160];
+            snprintf(what, sizeof what, "row %s, CPU bits %#x: the cut %u is 16 x %u blocks",
+                     rows[i].name, (unsigned)bits, (unsigned)cut, (unsigned)low);
+            check(cut >= POLYMAC_AUTH_MIN && cut == 16 * low, what);
+        }
+    check(polymac_auth_cut_bytes() == polymac_x86_auth_cut(&row->t, polymac_cpu_bits()),
+          "the cut in use is the row in use's for this CPU");
 
     if (expect) {
         check(strcmp(row->name, expect) == 0, "the row in use is the one expected");
