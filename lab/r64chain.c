@@ -66,37 +66,15 @@ static void chained(const uint8_t *in)
     sink = h0 ^ h1 ^ h2;
 }
 
-static void unchained(const uint8_t *in)
-{
-    uint64_t h0 = 0, h1 = 0, h2 = 0, t0, t1, f0, f1, rr0 = r0, rr1 = r1, ss1 = s1;
-    size_t n = BLOCKS;
-    __asm__ volatile("1:\n\t"
-                     "mov %[r1], %[h0]\n\t"         /* h from constants: no chain */
-                     "mov %[r0], %[h1]\n\t"
-                     "mov $3, %[h2]\n\t"
-                     POLYMAC_R64_ASM_BLOCK("$1")
-                     "sub $1, %[n]\n\t"
-                     "jnz 1b"
-                     : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [in] "+&r"(in),
-                       [n] "+&r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1), [f0] "=&r"(f0),
-                       [f1] "=&r"(f1)
-                     : [r0] "r"(rr0), [r1] "r"(rr1), [s1] "r"(ss1)
-                     : "rax", "rdx", "cc", "memory");
-    sink = h0 ^ h1 ^ h2;
-}
-
-/* The chained loop with one of h's three words taken from a constant
- * each block (r0 for h0 or h1, 3 for h2), the other two carried as the
- * library carries them: which of the three chains from one block's h to
- * the next sets the pace.  If holding one of them leaves the time as
- * chained, that word's path alone does not; a reordering that shortens
- * only it cannot gain. */
-#define HELD_LOOP(name, add)                                                   \
+/* The block loop with the library's step, PRE (a reset of h, or
+ * nothing) before it and ADD (the block's add into h) in place of its
+ * own: the chain's knockouts below. */
+#define STEP_LOOP(name, pre, add)                                              \
     static void name(const uint8_t *in)                                        \
     {                                                                          \
         uint64_t h0 = 0, h1 = 0, h2 = 0, t0, t1, f0, f1, rr0 = r0, rr1 = r1, ss1 = s1; \
         size_t n = BLOCKS;                                                     \
-        __asm__ volatile("1:\n\t" POLYMAC_R64_ASM_LOAD add POLYMAC_R64_ASM_MUL  \
+        __asm__ volatile("1:\n\t" pre POLYMAC_R64_ASM_LOAD add POLYMAC_R64_ASM_MUL \
                          "add $16, %[in]\n\t"                                   \
                          "sub $1, %[n]\n\t"                                     \
                          "jnz 1b"                                              \
@@ -107,9 +85,19 @@ static void unchained(const uint8_t *in)
                          : "rax", "rdx", "cc", "memory");                      \
         sink = h0 ^ h1 ^ h2;                                                   \
     }
-HELD_LOOP(held_h0, "add %[r0], %[t0]\n\t" "adc %[h1], %[t1]\n\t" "adc $1, %[h2]\n\t")
-HELD_LOOP(held_h1, "add %[h0], %[t0]\n\t" "adc %[r0], %[t1]\n\t" "adc $1, %[h2]\n\t")
-HELD_LOOP(held_h2, "add %[h0], %[t0]\n\t" "adc %[h1], %[t1]\n\t" "mov $3, %[h2]\n\t")
+
+/* h from constants before each block: no chain */
+STEP_LOOP(unchained, "mov %[r1], %[h0]\n\t" "mov %[r0], %[h1]\n\t" "mov $3, %[h2]\n\t",
+          POLYMAC_R64_ASM_ADD("$1"))
+
+/* One of h's three words taken from a constant each block (r0 for h0 or
+ * h1, 3 for h2), the other two carried as the library carries them:
+ * which of the three chains from one block's h to the next sets the pace.
+ * If holding one of them leaves the time as chained, that word's path
+ * alone does not; a reordering that shortens only it cannot gain. */
+STEP_LOOP(held_h0, "", "add %[r0], %[t0]\n\t" "adc %[h1], %[t1]\n\t" "adc $1, %[h2]\n\t")
+STEP_LOOP(held_h1, "", "add %[h0], %[t0]\n\t" "adc %[r0], %[t1]\n\t" "adc $1, %[h2]\n\t")
+STEP_LOOP(held_h2, "", "add %[h0], %[t0]\n\t" "adc %[h1], %[t1]\n\t" "mov $3, %[h2]\n\t")
 
 static void pairs(const uint8_t *in)
 {
